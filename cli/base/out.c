@@ -1,0 +1,195 @@
+#include "base/out.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include "base/sbuf.h"
+#include "base/banned.h"
+
+void out_init(struct out *o, FILE *fp, bool json, bool color)
+{
+	memset(o, 0, sizeof(*o));
+	o->fp = fp;
+	o->json = json;
+	o->color = color && !json;
+	o->first[0] = true;
+}
+
+static void indent(struct out *o)
+{
+	fputc('\n', o->fp);
+	for (int i = 0; i < o->depth; i++)
+		fputs("  ", o->fp);
+}
+
+void json_quote_into(struct sbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	sbuf_addch(sb, '"');
+	while (*p) {
+		unsigned char c = *p;
+		if (c == '"' || c == '\\') {
+			sbuf_addch(sb, '\\');
+			sbuf_addch(sb, c);
+		} else if (c == '\n') {
+			sbuf_adds(sb, "\\n");
+		} else if (c == '\t') {
+			sbuf_adds(sb, "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			sbuf_addf(sb, "\\u%04x", c);
+		} else if (c < 0x80) {
+			sbuf_addch(sb, c);
+		} else {
+			/* pass valid UTF-8 through, replace anything else */
+			int n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+			int ok = n > 0 && !(n == 2 && c < 0xc2) && !(n == 4 && c > 0xf4);
+			for (int i = 1; ok && i < n; i++)
+				ok = (p[i] & 0xc0) == 0x80;
+			if (ok) {
+				sbuf_add(sb, p, (size_t)n);
+				p += n;
+				continue;
+			}
+			sbuf_adds(sb, "\\ufffd");
+		}
+		p++;
+	}
+	sbuf_addch(sb, '"');
+}
+
+static void put_key(struct out *o, const char *key)
+{
+	if (o->depth > 0) {
+		if (!o->first[o->depth])
+			fputc(',', o->fp);
+		indent(o);
+	} else if (!o->first[0]) {
+		BUG("two JSON documents in one command");
+	}
+	o->first[o->depth] = false;
+	bool in_array = o->depth > 0 && o->is_array[o->depth];
+	if (in_array || o->depth == 0) {
+		if (key)
+			BUG("key inside an array");
+		return;
+	}
+	if (!key)
+		BUG("member without a key");
+	struct sbuf sb = SBUF_INIT;
+	json_quote_into(&sb, key);
+	fputs(sb.buf, o->fp);
+	fputs(": ", o->fp);
+	sbuf_release(&sb);
+}
+
+static void open_nest(struct out *o, const char *key, bool array)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	fputc(array ? '[' : '{', o->fp);
+	if (++o->depth >= (int)ARRAY_SIZE(o->first))
+		BUG("JSON nesting too deep");
+	o->first[o->depth] = true;
+	o->is_array[o->depth] = array;
+}
+
+void out_obj(struct out *o, const char *key) { open_nest(o, key, false); }
+void out_arr(struct out *o, const char *key) { open_nest(o, key, true); }
+
+void out_end(struct out *o)
+{
+	if (!o->json)
+		return;
+	if (o->depth <= 0)
+		BUG("out_end without an open object");
+	bool array = o->is_array[o->depth], empty = o->first[o->depth];
+	o->depth--;
+	if (!empty)
+		indent(o);
+	fputc(array ? ']' : '}', o->fp);
+}
+
+void out_str(struct out *o, const char *key, const char *v)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	if (!v) {
+		fputs("null", o->fp);
+		return;
+	}
+	struct sbuf sb = SBUF_INIT;
+	json_quote_into(&sb, v);
+	fputs(sb.buf, o->fp);
+	sbuf_release(&sb);
+}
+
+void out_u64(struct out *o, const char *key, uint64_t v)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	fprintf(o->fp, "%" PRIu64, v);
+}
+
+void out_s64(struct out *o, const char *key, int64_t v)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	fprintf(o->fp, "%" PRId64, v);
+}
+
+void out_bool(struct out *o, const char *key, bool v)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	fputs(v ? "true" : "false", o->fp);
+}
+
+void out_null(struct out *o, const char *key)
+{
+	if (!o->json)
+		return;
+	put_key(o, key);
+	fputs("null", o->fp);
+}
+
+void out_text(struct out *o, const char *fmt, ...)
+{
+	if (o->json)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(o->fp, fmt, ap);
+	va_end(ap);
+}
+
+void out_puts(struct out *o, const char *s)
+{
+	if (!o->json)
+		fputs(s, o->fp);
+}
+
+const char *out_color(const struct out *o, enum out_color c)
+{
+	static const char *const seq[] = {
+		[OC_RESET] = "\033[0m", [OC_BOLD] = "\033[1m", [OC_DIM] = "\033[2m",
+		[OC_RED] = "\033[1;31m", [OC_GREEN] = "\033[32m", [OC_YELLOW] = "\033[33m",
+		[OC_CYAN] = "\033[36m",
+	};
+	return o->color ? seq[c] : "";
+}
+
+void out_done(struct out *o)
+{
+	if (!o->json)
+		return;
+	if (o->depth != 0)
+		BUG("unbalanced JSON output");
+	if (!o->first[0])
+		fputc('\n', o->fp);
+	o->first[0] = true;
+	fflush(o->fp);
+}

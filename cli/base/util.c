@@ -1,0 +1,207 @@
+#include "base/util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/banned.h"
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("xsc: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(128);
+}
+
+static void *checked(void *p)
+{
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xmalloc(size_t n) { return checked(malloc(n ? n : 1)); }
+void *xcalloc(size_t nmemb, size_t size) { return checked(calloc(nmemb ? nmemb : 1, size ? size : 1)); }
+void *xrealloc(void *p, size_t n) { return checked(realloc(p, n ? n : 1)); }
+char *xstrdup(const char *s) { return checked(strdup(s)); }
+char *xstrndup(const char *s, size_t n) { return checked(strndup(s, n)); }
+
+size_t levenshtein(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+int read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap > max) {
+				free(buf);
+				errno = EFBIG;
+				goto fail;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n > max) {
+		free(buf);
+		errno = EFBIG;
+		return -1;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+fail:;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	size_t plen = strlen(path);
+	char *tmp = xmalloc(plen + 16);
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmpXXXXXX", 11);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_unlink;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto fail_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+fail_unlink:;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = e;
+fail:
+	free(tmp);
+	return -1;
+}
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char mem[];
+};
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct arena_block *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 16384 ? n : 16384;
+		b = xmalloc(sizeof(*b) + cap);
+		b->next = a->head;
+		b->used = 0;
+		b->cap = cap;
+		a->head = b;
+	}
+	void *p = b->mem + b->used;
+	b->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	return memcpy(arena_alloc(a, n), s, n);
+}
+
+void arena_release(struct arena *a)
+{
+	while (a->head) {
+		struct arena_block *next = a->head->next;
+		free(a->head);
+		a->head = next;
+	}
+}
+
+void suggest_add(struct suggest *s, const char *candidate)
+{
+	size_t d = levenshtein(s->want, candidate);
+	if (d < s->bestd) {
+		s->bestd = d;
+		s->best = candidate;
+	}
+}
+
+const char *suggest_best(const struct suggest *s, size_t maxd)
+{
+	return s->best && s->bestd <= maxd ? s->best : NULL;
+}

@@ -1,0 +1,60 @@
+/* util: allocation that cannot fail, die/BUG, small helpers. Knows nothing of syscalls. */
+#ifndef XSC_UTIL_H
+#define XSC_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+
+/* Report and exit(128); only for impossible states and out-of-memory. */
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+#define BUG(msg) die("BUG: %s:%d: %s", __FILE__, __LINE__, (msg))
+
+/* Allocators: never return NULL. Free with free(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *p (an array of nmemb elements of size sz, *alloc slots) to hold at least want. */
+#define ALLOC_GROW(p, want, alloc)                                              \
+	do {                                                                    \
+		if ((size_t)(want) > (alloc)) {                                 \
+			(alloc) = (alloc) ? (alloc) * 2 : 8;                    \
+			if ((alloc) < (size_t)(want))                           \
+				(alloc) = (want);                               \
+			(p) = xrealloc((p), (alloc) * sizeof(*(p)));            \
+		}                                                               \
+	} while (0)
+#define FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
+
+/* Edit distance between two strings (for "did you mean"). */
+size_t levenshtein(const char *a, const char *b);
+/* Read a whole file into a NUL-terminated heap buffer; refuses files larger than max.
+ * Returns 0, or -1 with errno set (EFBIG when too large). Caller frees *out. */
+int read_file_max(const char *path, size_t max, char **out, size_t *len);
+/* Write data to path atomically (temporary file in the same directory, then rename). */
+int write_file_atomic(const char *path, const void *data, size_t len);
+
+/* An arena: many small allocations freed at once. */
+struct arena {
+	struct arena_block *head;
+};
+#define ARENA_INIT { NULL }
+void *arena_alloc(struct arena *a, size_t n);      /* zeroed, 16-aligned */
+char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
+void arena_release(struct arena *a);
+
+
+/* "Did you mean": feed candidates, then ask for the nearest within a distance. */
+struct suggest {
+	const char *want, *best;
+	size_t bestd;
+};
+#define SUGGEST_INIT(w) { (w), NULL, (size_t)-1 }
+void suggest_add(struct suggest *s, const char *candidate);
+const char *suggest_best(const struct suggest *s, size_t maxd); /* NULL if none close enough */
+#endif

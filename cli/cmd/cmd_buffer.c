@@ -1,0 +1,87 @@
+/* new, buffers, use: making and choosing buffers. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "base/banned.h"
+
+static bool valid_name(const char *n)
+{
+	if (!*n || strlen(n) > 64)
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+int cmd_new(struct session *s, int argc, char **argv)
+{
+	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "as")))
+		return command_usage(command_find("new"));
+	const struct catalog *c = s->cat;
+	const struct syscall *sc = catalog_find_syscall(c, argv[1]);
+	const struct cstruct *st = sc ? sc->st : catalog_find_struct(c, argv[1]);
+	if (sc && !st)
+		return err("'%s' takes no struct (kind %s); nothing to build", sc->name, sc->kind);
+	if (!st) {
+		struct suggest sg = SUGGEST_INIT(argv[1]);
+		for (size_t i = 0; i < c->nstructs; i++)
+			suggest_add(&sg, c->structs[i].name);
+		for (size_t i = 0; i < c->nsyscalls; i++)
+			if (c->syscalls[i].st)
+				suggest_add(&sg, c->syscalls[i].name);
+		const char *best = suggest_best(&sg, 3);
+		if (best)
+			return err("no struct or syscall named '%s' (did you mean '%s'?)", argv[1], best);
+		return err("no struct or syscall named '%s'", argv[1]);
+	}
+	const char *name = argc == 4 ? argv[3] : st->name;
+	if (!valid_name(name))
+		return err("bad buffer name '%s': use letters, digits, '_' and '-' (at most 64)", name);
+	struct structbuf *sb = structbuf_new(name, st, sc);
+	session_add_buffer(s, sb);
+	out_text(&s->out, "%s: struct %s, %llu bytes (newest known size)\n", sb->name, st->name,
+		 (unsigned long long)sb->size);
+	return 0;
+}
+
+int cmd_buffers(struct session *s, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return command_usage(command_find("buffers"));
+	struct out *o = &s->out;
+	out_arr(o, NULL);
+	if (!s->nbufs)
+		out_text(o, "no buffers; make one with 'new STRUCT'\n");
+	for (size_t i = 0; i < s->nbufs; i++) {
+		const struct structbuf *b = s->bufs[i];
+		out_text(o, "%c %-20s struct %-22s size %llu\n", b == s->cur ? '*' : ' ', b->name, b->st->name,
+			 (unsigned long long)b->size);
+		out_obj(o, NULL);
+		out_str(o, "name", b->name);
+		out_str(o, "struct", b->st->name);
+		out_u64(o, "size", b->size);
+		out_bool(o, "current", b == s->cur);
+		out_end(o);
+	}
+	out_end(o);
+	return 0;
+}
+
+int cmd_use(struct session *s, int argc, char **argv)
+{
+	if (argc != 2)
+		return command_usage(command_find("use"));
+	struct structbuf *b = session_find_buffer(s, argv[1]);
+	if (!b) {
+		struct suggest sg = SUGGEST_INIT(argv[1]);
+		for (size_t i = 0; i < s->nbufs; i++)
+			suggest_add(&sg, s->bufs[i]->name);
+		const char *best = suggest_best(&sg, 3);
+		return best ? err("no buffer named '%s' (did you mean '%s'?)", argv[1], best)
+			    : err("no buffer named '%s'; 'buffers' lists them", argv[1]);
+	}
+	s->cur = b;
+	return 0;
+}

@@ -1,0 +1,206 @@
+/* dump: an annotated hex dump of the current buffer. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+static void hex_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(sb, "%s%02x", i ? " " : "", p[i]);
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb)
+{
+	const struct reloc *r = f->size == 8 ? structbuf_reloc_at(b, f->offset) : NULL;
+	if (r && r->kind == RL_STRING) {
+		sbuf_addch(sb, '"');
+		for (size_t i = 0; i < r->text_len && i < 64; i++) {
+			unsigned char c = (unsigned char)r->text[i];
+			if (c == '"' || c == '\\')
+				sbuf_addf(sb, "\\%c", c);
+			else if (c < 0x20 || c >= 0x7f)
+				sbuf_addf(sb, "\\x%02x", c);
+			else
+				sbuf_addch(sb, c);
+		}
+		sbuf_adds(sb, r->text_len > 64 ? "\"..." : "\"");
+		return;
+	}
+	if (r) {
+		sbuf_addf(sb, "&%s", r->text);
+		return;
+	}
+	if (f->count) {
+		const unsigned char *p = b->data + f->offset;
+		if (all_zero(p, f->size))
+			sbuf_adds(sb, "all zero");
+		else if (f->type == FT_CHAR) {
+			sbuf_addch(sb, '"');
+			for (size_t i = 0; i < f->size && p[i]; i++)
+				sbuf_addf(sb, p[i] >= 0x20 && p[i] < 0x7f ? "%c" : "\\x%02x", p[i]);
+			sbuf_addch(sb, '"');
+		} else {
+			sbuf_adds(sb, "nonzero");
+		}
+		return;
+	}
+	uint64_t v = structbuf_get(b, f);
+	if (f->flagset)
+		xlat_flags(sb, f->flagset, v);
+	else if (ftype_signed(f->type))
+		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+	else if (v >= 256)
+		sbuf_addf(sb, "%llu (%#llx)", (unsigned long long)v, (unsigned long long)v);
+	else
+		sbuf_addf(sb, "%llu", (unsigned long long)v);
+}
+
+static void dump_row(struct out *o, size_t off, const unsigned char *p, size_t n, const char *field,
+		     const char *value, bool alarm)
+{
+	struct sbuf hex = SBUF_INIT;
+	hex_bytes(&hex, p, n);
+	out_text(o, "  %5zu  %s%-23s%s  %-22s %s%s%s\n", off, alarm ? out_color(o, OC_RED) : "", hex.buf,
+		 alarm ? out_color(o, OC_RESET) : "", field, alarm ? out_color(o, OC_RED) : "", value,
+		 alarm ? out_color(o, OC_RESET) : "");
+	sbuf_release(&hex);
+}
+
+int cmd_dump(struct session *s, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return command_usage(command_find("dump"));
+	const struct structbuf *b = s->cur;
+	const struct cstruct *st = b->st;
+	struct out *o = &s->out;
+	uint64_t ksize = structbuf_kernel_size(b);
+	size_t shown = b->size < b->len ? (size_t)b->size : b->len;
+	if (shown < st->size)
+		shown = st->size;
+
+	out_obj(o, NULL);
+	out_str(o, "name", b->name);
+	out_str(o, "struct", st->name);
+	out_u64(o, "size", b->size);
+	out_u64(o, "kernel_size", ksize);
+	out_u64(o, "buffer_size", b->len);
+	out_u64(o, "newest_size", cstruct_newest_size(st));
+	out_text(o, "%s: struct %s, size %llu", b->name, st->name, (unsigned long long)b->size);
+	if (st->size_field)
+		out_text(o, " (the kernel reads the size from field '%s': %llu)", st->size_field->name,
+			 (unsigned long long)ksize);
+	out_text(o, ", newest known %u\n", cstruct_newest_size(st));
+	out_text(o, "  %s%5s  %-23s  %-22s %s%s\n", out_color(o, OC_DIM), "OFF", "BYTES", "FIELD", "VALUE",
+		 out_color(o, OC_RESET));
+
+	out_arr(o, "fields");
+	bool said_short = false;
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		const unsigned char *p = b->data + f->offset;
+		struct sbuf val = SBUF_INIT, hex = SBUF_INIT;
+		field_describe(b, f, &val);
+		hex_bytes(&hex, p, f->size);
+		const char *note = b->notes[i];
+		bool beyond = f->offset >= ksize;
+		bool reserved_bad = f->reserved && !all_zero(p, f->size);
+		bool is_ptr = f->size == 8 && structbuf_reloc_at(b, f->offset);
+		if (beyond && !said_short) {
+			out_text(o, "  %s-- not passed: the kernel reads %llu bytes and zero-fills the rest --%s\n",
+				 out_color(o, OC_DIM), (unsigned long long)ksize, out_color(o, OC_RESET));
+			said_short = true;
+		}
+		struct sbuf shownval = SBUF_INIT;
+		sbuf_adds(&shownval, val.buf);
+		if (note)
+			sbuf_addf(&shownval, "   <- %s", note);
+		if (reserved_bad)
+			sbuf_adds(&shownval, "   !! reserved, must be zero");
+		if (is_ptr) {
+			dump_row(o, f->offset, p, 0, f->name, shownval.buf, false);
+		} else if (f->count && f->size > 8 && all_zero(p, f->size)) {
+			struct sbuf z = SBUF_INIT;
+			sbuf_addf(&z, "00 x %u", f->size);
+			out_text(o, "  %5u  %-23s  %-22s %s\n", f->offset, z.buf, f->name, shownval.buf);
+			sbuf_release(&z);
+		} else {
+			for (size_t k = 0; k < f->size; k += 8) {
+				size_t n = f->size - k < 8 ? f->size - k : 8;
+				dump_row(o, f->offset + k, p + k, n, k ? "" : f->name, k ? "" : shownval.buf,
+					 reserved_bad && !all_zero(p + k, n));
+			}
+		}
+		sbuf_release(&shownval);
+		out_obj(o, NULL);
+		out_str(o, "name", f->name);
+		out_u64(o, "offset", f->offset);
+		out_u64(o, "size", f->size);
+		out_str(o, "type", f->type_text);
+		out_str(o, "bytes", is_ptr ? NULL : hex.buf);
+		if (f->count || is_ptr)
+			out_null(o, "value");
+		else if (ftype_signed(f->type))
+			out_s64(o, "value", (int64_t)structbuf_get(b, f));
+		else
+			out_u64(o, "value", structbuf_get(b, f));
+		out_str(o, "decoded", val.buf);
+		out_str(o, "note", note);
+		out_bool(o, "passed", !beyond);
+		out_end(o);
+		sbuf_release(&val);
+		sbuf_release(&hex);
+	}
+	out_end(o);
+
+	/* the tail: bytes past the known struct that the kernel will be handed */
+	size_t tail_end = shown;
+	out_obj(o, "tail");
+	out_u64(o, "offset", st->size);
+	out_u64(o, "length", tail_end > st->size ? tail_end - st->size : 0);
+	out_arr(o, "nonzero");
+	if (tail_end > st->size) {
+		out_text(o, "  %s-- tail: bytes past the newest known struct (%u); the kernel wants them zero --%s\n",
+			 out_color(o, OC_DIM), st->size, out_color(o, OC_RESET));
+		size_t zero_from = (size_t)-1;
+		for (size_t off = st->size; off < tail_end; off += 8) {
+			size_t n = tail_end - off < 8 ? tail_end - off : 8;
+			const unsigned char *p = b->data + off;
+			if (all_zero(p, n)) {
+				if (zero_from == (size_t)-1)
+					zero_from = off;
+				continue;
+			}
+			if (zero_from != (size_t)-1) {
+				out_text(o, "  %5zu  %-23s  %s\n", zero_from, "00 ...", "(zero)");
+				zero_from = (size_t)-1;
+			}
+			struct sbuf marks = SBUF_INIT;
+			for (size_t k = 0; k < n; k++)
+				if (p[k]) {
+					sbuf_addf(&marks, "%s%zu", marks.len ? "," : "!! nonzero at ", off + k);
+					out_u64(o, NULL, off + k);
+				}
+			dump_row(o, off, p, n, "(tail)", marks.buf, true);
+			sbuf_release(&marks);
+		}
+		if (zero_from != (size_t)-1)
+			out_text(o, "  %5zu  %-23s  %s\n", zero_from, "00 ...", tail_end - zero_from > 8 ? "(zero to the end)" : "(zero)");
+	}
+	out_end(o);
+	out_end(o);
+	if (b->size > b->len)
+		out_text(o, "  (size %llu is past the %zu bytes xsc holds; a live call passes it as is)\n",
+			 (unsigned long long)b->size, b->len);
+	out_end(o);
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* expect: assertions that make scripts and lessons check themselves. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/value.h"
+#include "base/banned.h"
+
+static int expect_field(struct session *s, int argc, char **argv)
+{
+	if (argc < 4)
+		return command_usage(command_find("expect"));
+	const struct field *f = find_field_or_err(s, argv[2]);
+	if (!f)
+		return -1;
+	struct value v;
+	if (parse_field_value(s, f, argc, argv, 3, &v) < 0)
+		return -1;
+	struct sbuf got = SBUF_INIT;
+	field_describe(s->cur, f, &got);
+	int r = 0;
+	if (v.kind == VK_INT) {
+		uint64_t want, have = structbuf_get(s->cur, f);
+		bool ext;
+		struct sbuf why = SBUF_INIT;
+		if (f->count)
+			r = err("expect field: '%s' is an array; use 'expect bytes'", f->name);
+		else if (value_convert(&v, f->elem_size * 8, ftype_signed(f->type), &want, &ext, &why) < 0)
+			r = err("expect field %s: the expected value cannot be stored in it: %s", f->name, why.buf);
+		else {
+			uint64_t m = f->elem_size >= 8 ? ~0ULL : (1ULL << (f->elem_size * 8)) - 1;
+			if ((want & m) != (have & m))
+				r = err("expectation failed: field %s is %s, expected %#llx", f->name, got.buf,
+					(unsigned long long)(want & m));
+		}
+		sbuf_release(&why);
+	} else {
+		const struct reloc *rl = structbuf_reloc_at(s->cur, f->offset);
+		bool same = rl && (rl->kind == RL_STRING) == (v.kind == VK_STRING) && rl->text_len == v.text_len &&
+			    !memcmp(rl->text, v.text, v.text_len);
+		if (!same)
+			r = err("expectation failed: field %s is %s", f->name, got.buf);
+	}
+	sbuf_release(&got);
+	value_release(&v);
+	return r;
+}
+
+static int parse_uint(struct session *s, const char *text, uint64_t *out)
+{
+	struct value v;
+	if (value_parse(s->cat, NULL, text, &v) < 0)
+		return -1;
+	if (v.kind != VK_INT || (v.is_signed && (int64_t)v.bits < 0)) {
+		value_release(&v);
+		return err("'%s' is not a non-negative number", text);
+	}
+	*out = v.bits;
+	return 0;
+}
+
+int cmd_expect(struct session *s, int argc, char **argv)
+{
+	if (argc < 2)
+		return command_usage(command_find("expect"));
+	const char *what = argv[1];
+	if (!strcmp(what, "field"))
+		return expect_field(s, argc, argv);
+	if (!strcmp(what, "size")) {
+		uint64_t want;
+		if (argc != 3)
+			return command_usage(command_find("expect"));
+		if (parse_uint(s, argv[2], &want) < 0)
+			return -1;
+		if (s->cur->size != want)
+			return err("expectation failed: size is %llu, expected %llu", (unsigned long long)s->cur->size,
+				   (unsigned long long)want);
+		return 0;
+	}
+	if (!strcmp(what, "bytes")) {
+		uint64_t off, byte;
+		if (argc < 4)
+			return command_usage(command_find("expect"));
+		if (parse_uint(s, argv[2], &off) < 0)
+			return -1;
+		for (int i = 3; i < argc; i++) {
+			if (parse_uint(s, argv[i], &byte) < 0)
+				return -1;
+			uint64_t at = off + (uint64_t)(i - 3);
+			unsigned have = at < s->cur->len ? s->cur->data[at] : 0;
+			if (byte > 255)
+				return err("a byte is 0..255, not '%s'", argv[i]);
+			if (have != byte)
+				return err("expectation failed: byte %llu is %#04x, expected %#04x", (unsigned long long)at,
+					   have, (unsigned)byte);
+		}
+		return 0;
+	}
+	return usage_err("expect %s: unknown assertion '%s' (size, field, bytes)", command_find("expect")->synopsis, what);
+}

@@ -1,0 +1,43 @@
+/* help, quit. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "base/banned.h"
+
+int cmd_help(struct session *s, int argc, char **argv)
+{
+	struct out *o = &s->out;
+	if (argc == 1) {
+		out_text(o, "xsc commands (help COMMAND for more):\n");
+		for (const struct command *c = commands; c->name; c++) {
+			struct sbuf head = SBUF_INIT;
+			sbuf_addf(&head, "%s %s", c->name, c->synopsis);
+			out_text(o, "  %-44s %s\n", head.buf, c->summary);
+			sbuf_release(&head);
+		}
+		return 0;
+	}
+	if (argc != 2)
+		return command_usage(command_find("help"));
+	const struct command *c = command_find(argv[1]);
+	if (!c) {
+		struct suggest sg = SUGGEST_INIT(argv[1]);
+		for (const struct command *k = commands; k->name; k++)
+			suggest_add(&sg, k->name);
+		const char *best = suggest_best(&sg, 2);
+		return best ? err("no command '%s' (did you mean '%s'?)", argv[1], best)
+			    : err("no command '%s'; 'help' lists them", argv[1]);
+	}
+	out_text(o, "usage: %s %s\n%s.\n", c->name, c->synopsis, c->summary);
+	if (*c->help)
+		out_text(o, "\n%s\n", c->help);
+	return 0;
+}
+
+int cmd_quit(struct session *s, int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1)
+		return command_usage(command_find("quit"));
+	s->quit = true;
+	return 0;
+}

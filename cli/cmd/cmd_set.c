@@ -1,0 +1,88 @@
+/* set, unset: fields of the current buffer. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/value.h"
+#include "base/banned.h"
+
+const struct field *find_field_or_err(struct session *s, const char *name)
+{
+	const struct cstruct *st = s->cur->st;
+	const struct field *f = cstruct_find_field(st, name);
+	if (f)
+		return f;
+	struct suggest sg = SUGGEST_INIT(name);
+	for (size_t i = 0; i < st->nfields; i++)
+		suggest_add(&sg, st->fields[i].name);
+	const char *best = suggest_best(&sg, 3);
+	if (best)
+		err("struct %s has no field '%s' (did you mean '%s'?)", st->name, name, best);
+	else
+		err("struct %s has no field '%s'", st->name, name);
+	return NULL;
+}
+
+/* Joins argv[from..] with spaces, so `set flags O_CREAT | O_EXCL` works unquoted. */
+static char *join_args(int argc, char **argv, int from)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (int i = from; i < argc; i++)
+		sbuf_addf(&sb, "%s%s", i > from ? " " : "", argv[i]);
+	return sbuf_detach(&sb);
+}
+
+/* Parses argv[from..] as a value for f; a lone double-quoted word is a string. */
+int parse_field_value(struct session *s, const struct field *f, int argc, char **argv, int from,
+		      struct value *v)
+{
+	if (argc == from + 1 && session_arg_quoted(s, from)) {
+		memset(v, 0, sizeof(*v));
+		v->kind = VK_STRING;
+		v->text_len = strlen(argv[from]);
+		v->text = xstrdup(argv[from]);
+		return 0;
+	}
+	char *text = join_args(argc, argv, from);
+	int r = value_parse(s->cat, f ? f->flagset : NULL, text, v);
+	free(text);
+	return r;
+}
+
+int cmd_set(struct session *s, int argc, char **argv)
+{
+	if (argc < 3)
+		return command_usage(command_find("set"));
+	const struct field *f = find_field_or_err(s, argv[1]);
+	if (!f)
+		return -1;
+	struct value v;
+	if (parse_field_value(s, f, argc, argv, 2, &v) < 0)
+		return -1;
+	if (v.kind == VK_BUFREF && !session_find_buffer(s, v.text)) {
+		int r = err("no buffer named '%s' to point at", v.text);
+		value_release(&v);
+		return r;
+	}
+	int r = structbuf_set_field(s->cur, f, &v);
+	value_release(&v);
+	if (r < 0)
+		return r;
+	const char *note = s->cur->notes[f - s->cur->st->fields];
+	if (note)
+		out_text(&s->out, "%s: %s\n", f->name, note);
+	if (f == s->cur->st->size_field && structbuf_kernel_size(s->cur) != s->cur->size)
+		out_text(&s->out, "note: the size field now says %llu but the buffer holds %llu bytes\n",
+			 (unsigned long long)structbuf_kernel_size(s->cur), (unsigned long long)s->cur->size);
+	return 0;
+}
+
+int cmd_unset(struct session *s, int argc, char **argv)
+{
+	if (argc != 2)
+		return command_usage(command_find("unset"));
+	const struct field *f = find_field_or_err(s, argv[1]);
+	if (!f)
+		return -1;
+	structbuf_unset_field(s->cur, f);
+	return 0;
+}

@@ -1,0 +1,314 @@
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/kver.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+static void show_flagset_entries(struct out *o, const struct flagset *fs)
+{
+	char kv[16];
+	out_arr(o, "flags");
+	for (size_t i = 0; i < fs->nflags; i++) {
+		const struct flag *f = &fs->flags[i];
+		struct sbuf v = SBUF_INIT;
+		if (fs->kind == FS_ENUM && (int64_t)f->value < 0)
+			sbuf_addf(&v, "%lld", (long long)(int64_t)f->value);
+		else
+			sbuf_addf(&v, "%#llx", (unsigned long long)f->value);
+		out_text(o, "    %-36s %-20s %-8s %s\n", f->name, v.buf, kver_str(f->since, kv), f->doc ? f->doc : "");
+		out_obj(o, NULL);
+		out_str(o, "name", f->name);
+		out_str(o, "value", v.buf);
+		out_str(o, "since", kv);
+		out_bool(o, "mask", f->mask);
+		out_str(o, "doc", f->doc);
+		out_end(o);
+		sbuf_release(&v);
+	}
+	out_end(o);
+}
+
+static void show_flagset(struct out *o, const struct flagset *fs)
+{
+	out_text(o, "  %s%s%s (%s, %s): %s\n", out_color(o, OC_BOLD), fs->name, out_color(o, OC_RESET),
+		 fs->kind == FS_BITS ? "bits" : "enum", fs->header, fs->doc);
+	out_obj(o, NULL);
+	out_str(o, "name", fs->name);
+	out_str(o, "kind", fs->kind == FS_BITS ? "bits" : "enum");
+	out_str(o, "header", fs->header);
+	out_str(o, "doc", fs->doc);
+	show_flagset_entries(o, fs);
+	out_end(o);
+}
+
+/* The flag sets a struct's fields use, once each, in field order. */
+static size_t struct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct flagset *fs = st->fields[i].flagset;
+		bool seen = !fs;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = sets[k] == fs;
+		if (!seen && n < max)
+			sets[n++] = fs;
+	}
+	return n;
+}
+
+static void show_layout(struct out *o, const struct cstruct *st)
+{
+	char kv[16];
+	out_text(o, "struct %s%s%s  (%s, %u bytes%s%s)  %s\n", out_color(o, OC_BOLD), st->name, out_color(o, OC_RESET),
+		 st->header, st->size, st->packed ? ", packed" : "", strcmp(st->direction, "in") ? (!strcmp(st->direction, "out") ? ", output" : ", in/out") : "",
+		 st->doc);
+	out_text(o, "  %s%4s %5s  %-12s %-24s %-7s %s%s\n", out_color(o, OC_DIM), "OFF", "SIZE", "TYPE", "FIELD", "SINCE",
+		 "ZERO MEANS", out_color(o, OC_RESET));
+	out_str(o, "name", st->name);
+	out_str(o, "header", st->header);
+	out_u64(o, "size", st->size);
+	out_str(o, "direction", st->direction);
+	out_arr(o, "fields");
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		struct sbuf name = SBUF_INIT;
+		sbuf_adds(&name, f->name);
+		for (size_t k = 0; k < f->naliases; k++)
+			sbuf_addf(&name, "/%s", f->aliases[k]);
+		out_text(o, "  %4u %5u  %-12s %-24s %-7s %s\n", f->offset, f->size, f->type_text, name.buf,
+			 kver_str(f->since, kv), f->reserved ? "(reserved, must be zero)" : f->zero ? f->zero : "");
+		sbuf_release(&name);
+		out_obj(o, NULL);
+		out_str(o, "name", f->name);
+		out_str(o, "type", f->type_text);
+		out_u64(o, "offset", f->offset);
+		out_u64(o, "size", f->size);
+		out_str(o, "since", kv);
+		out_str(o, "zero", f->zero);
+		out_str(o, "doc", f->doc);
+		out_str(o, "flagset", f->flagset ? f->flagset->name : NULL);
+		out_bool(o, "reserved", f->reserved);
+		out_arr(o, "aliases");
+		for (size_t k = 0; k < f->naliases; k++)
+			out_str(o, NULL, f->aliases[k]);
+		out_end(o);
+		out_end(o);
+	}
+	out_end(o);
+	out_text(o, "size versions:%s\n", st->nversions ? "" : " none (not size-versioned)");
+	out_arr(o, "versions");
+	for (size_t i = 0; i < st->nversions; i++) {
+		const struct sversion *v = &st->versions[i];
+		const struct field *last = cstruct_field_at(st, v->size - 1);
+		out_text(o, "  %-28s %5u  %-7s ends after '%s'\n", v->name ? v->name : "(no macro)", v->size,
+			 kver_str(v->since, kv), last ? last->name : "?");
+		out_obj(o, NULL);
+		out_str(o, "name", v->name);
+		out_u64(o, "size", v->size);
+		out_str(o, "since", kv);
+		out_end(o);
+	}
+	out_end(o);
+}
+
+static void show_struct(struct out *o, const struct cstruct *st)
+{
+	out_obj(o, NULL);
+	show_layout(o, st);
+	const struct flagset *sets[32];
+	size_t n = struct_flagsets(st, sets, ARRAY_SIZE(sets));
+	out_text(o, "%s", n ? "flag sets:\n" : "");
+	out_arr(o, "flagsets");
+	for (size_t i = 0; i < n; i++)
+		show_flagset(o, sets[i]);
+	out_end(o);
+	out_end(o);
+}
+
+static void size_sentence(struct sbuf *sb, const struct syscall *sc)
+{
+	const struct size_rules *r = &sc->rules;
+	char kv[16];
+	switch (sc->size_where) {
+	case SW_ARG: sbuf_addf(sb, "argument '%s' (%u-bit)", sc->size_name, sc->size_bits); break;
+	case SW_FIELD: sbuf_addf(sb, "field '%s' inside the struct (%u-bit)", sc->size_name, sc->size_bits); break;
+	case SW_IOCTL: sbuf_adds(sb, "encoded in the ioctl number (_IOC_SIZE)"); break;
+	case SW_POINTER: sbuf_addf(sb, "in/out through the pointer '%s'", sc->size_name); break;
+	case SW_NONE: sbuf_adds(sb, "none: the struct has a fixed size"); return;
+	}
+	if (!sc->has_rules)
+		return;
+	if (r->zero)
+		sbuf_addf(sb, "; size 0: %s", !strcmp(r->zero, "ver0") ? "taken as VER0" : r->zero);
+	if (r->below_ver0)
+		sbuf_addf(sb, "; below the first version: %s", r->below_ver0);
+	if (r->min)
+		sbuf_addf(sb, "; minimum %u", r->min);
+	if (r->cap) {
+		sbuf_addf(sb, "; above %llu: E2BIG", (unsigned long long)r->cap);
+		if (r->cap_since)
+			sbuf_addf(sb, " (since %s)", kver_str(r->cap_since, kv));
+	}
+	if (r->tail)
+		sbuf_addf(sb, "; bytes past the kernel's size: %s", !strcmp(r->tail, "E2BIG") ? "must be zero, else E2BIG" : r->tail);
+	if (r->writeback && strcmp(r->writeback, "none"))
+		sbuf_addf(sb, "; write-back: %s", r->writeback);
+}
+
+static void show_syscall(struct out *o, const struct syscall *sc)
+{
+	char kv[16];
+	out_obj(o, NULL);
+	out_text(o, "%s%s%s — %s\n  %s\n", out_color(o, OC_BOLD), sc->name, out_color(o, OC_RESET), sc->summary,
+		 sc->prototype);
+	out_text(o, "  kind %s · since %s · ", sc->kind, kver_str(sc->since, kv));
+	if (sc->is_ioctl)
+		out_text(o, "ioctl on %s, _IO%s(%#x, %u) · ", sc->ioctl_fd, !strcmp(sc->ioctl_dir, "rw") ? "WR" :
+			 !strcmp(sc->ioctl_dir, "r") ? "R" : !strcmp(sc->ioctl_dir, "w") ? "W" : "", sc->ioctl_type, sc->ioctl_nr);
+	else
+		out_text(o, "x86_64 %ld · aarch64 %ld · ", sc->nr_x86_64, sc->nr_aarch64);
+	out_text(o, "%s · safety %s\n", sc->header, sc->safety);
+	out_str(o, "name", sc->name);
+	out_str(o, "kind", sc->kind);
+	out_str(o, "since", kv);
+	out_str(o, "summary", sc->summary);
+	out_str(o, "prototype", sc->prototype);
+	out_str(o, "header", sc->header);
+	out_str(o, "safety", sc->safety);
+	out_obj(o, "nr");
+	if (sc->nr_x86_64 < 0) out_null(o, "x86_64"); else out_u64(o, "x86_64", (uint64_t)sc->nr_x86_64);
+	if (sc->nr_aarch64 < 0) out_null(o, "aarch64"); else out_u64(o, "aarch64", (uint64_t)sc->nr_aarch64);
+	out_end(o);
+	out_str(o, "struct", sc->st ? sc->st->name : NULL);
+
+	out_text(o, "arguments:\n");
+	out_arr(o, "args");
+	for (size_t i = 0; i < sc->nargs; i++) {
+		const struct sarg *a = &sc->args[i];
+		out_text(o, "  %-12s %-7s %-28s%s%s\n", a->name, arg_role_name(a->role), a->type,
+			 a->def ? " default " : "", a->def ? a->def : "");
+		out_obj(o, NULL);
+		out_str(o, "name", a->name);
+		out_str(o, "type", a->type);
+		out_str(o, "role", arg_role_name(a->role));
+		out_str(o, "default", a->def);
+		out_str(o, "flagset", a->flagset ? a->flagset->name : NULL);
+		out_end(o);
+	}
+	out_end(o);
+
+	struct sbuf sz = SBUF_INIT;
+	size_sentence(&sz, sc);
+	out_text(o, "size: %s\n", sz.buf);
+	sbuf_release(&sz);
+	if (sc->size_where == SW_ARG)
+		out_str(o, "size_arg", sc->size_name);
+	else if (sc->size_where == SW_FIELD)
+		out_str(o, "size_field", sc->size_name);
+	out_str(o, "size_where", (const char *[]){ "arg", "field", "ioctl", "pointer", "none" }[sc->size_where]);
+	if (sc->has_rules) {
+		const struct size_rules *r = &sc->rules;
+		out_obj(o, "rules");
+		out_str(o, "zero", r->zero);
+		out_str(o, "below_ver0", r->below_ver0);
+		if (r->cap) out_u64(o, "cap", r->cap); else out_null(o, "cap");
+		out_str(o, "cap_since", r->cap_since ? kver_str(r->cap_since, kv) : NULL);
+		out_str(o, "tail", r->tail);
+		out_str(o, "writeback", r->writeback);
+		out_end(o);
+	}
+
+	/* flag sets of the arguments and of the struct */
+	const struct flagset *sets[48];
+	size_t n = 0;
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (sc->args[i].flagset && n < ARRAY_SIZE(sets))
+			sets[n++] = sc->args[i].flagset;
+	if (sc->st)
+		n += struct_flagsets(sc->st, sets + n, ARRAY_SIZE(sets) - n);
+	if (sc->st) {
+		out_text(o, "\n");
+		out_obj(o, "layout");
+		show_layout(o, sc->st);
+		out_end(o);
+	}
+	out_text(o, "%s", n ? "flag sets:\n" : "");
+	out_arr(o, "flagsets");
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < i; k++)
+			dup |= sets[k] == sets[i];
+		if (!dup)
+			show_flagset(o, sets[i]);
+	}
+	out_end(o);
+
+	out_text(o, "errors:\n");
+	out_arr(o, "errors");
+	for (size_t i = 0; i < sc->nerrors; i++) {
+		out_text(o, "  %-10s %s\n", sc->errors[i].errno_name, sc->errors[i].meaning);
+		out_obj(o, NULL);
+		out_str(o, "errno", sc->errors[i].errno_name);
+		out_str(o, "meaning", sc->errors[i].meaning);
+		out_end(o);
+	}
+	out_end(o);
+	out_text(o, "%s", sc->nlineage ? "lineage:\n" : "");
+	out_arr(o, "lineage");
+	for (size_t i = 0; i < sc->nlineage; i++) {
+		out_text(o, "  %s (%s): %s\n", sc->lineage[i].name, kver_str(sc->lineage[i].since, kv), sc->lineage[i].why);
+		out_obj(o, NULL);
+		out_str(o, "name", sc->lineage[i].name);
+		out_str(o, "since", kv);
+		out_str(o, "why", sc->lineage[i].why);
+		out_end(o);
+	}
+	out_end(o);
+	out_text(o, "%s", sc->nnotes ? "notes:\n" : "");
+	out_arr(o, "notes");
+	for (size_t i = 0; i < sc->nnotes; i++) {
+		out_text(o, "  - %s\n", sc->notes[i]);
+		out_str(o, NULL, sc->notes[i]);
+	}
+	out_end(o);
+	out_arr(o, "links");
+	for (size_t i = 0; i < sc->nlinks; i++) {
+		out_text(o, "  %s\n", sc->links[i]);
+		out_str(o, NULL, sc->links[i]);
+	}
+	out_end(o);
+	out_end(o);
+}
+
+int cmd_show(struct session *s, int argc, char **argv)
+{
+	if (argc != 2)
+		return command_usage(command_find("show"));
+	const struct catalog *c = s->cat;
+	const struct syscall *sc = catalog_find_syscall(c, argv[1]);
+	const struct cstruct *st = catalog_find_struct(c, argv[1]);
+	const struct flagset *fs = catalog_find_flagset(c, argv[1]);
+	if (sc)
+		show_syscall(&s->out, sc);
+	else if (st)
+		show_struct(&s->out, st);
+	else if (fs)
+		show_flagset(&s->out, fs);
+	else {
+		const char *best = NULL;
+		size_t bestd = (size_t)-1, d;
+		for (size_t i = 0; i < c->nsyscalls; i++)
+			if ((d = levenshtein(argv[1], c->syscalls[i].name)) < bestd)
+				bestd = d, best = c->syscalls[i].name;
+		for (size_t i = 0; i < c->nstructs; i++)
+			if ((d = levenshtein(argv[1], c->structs[i].name)) < bestd)
+				bestd = d, best = c->structs[i].name;
+		for (size_t i = 0; i < c->nflagsets; i++)
+			if ((d = levenshtein(argv[1], c->flagsets[i].name)) < bestd)
+				bestd = d, best = c->flagsets[i].name;
+		if (best && bestd <= 3)
+			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", argv[1], best);
+		return err("no syscall, struct or flag set named '%s'; 'list' shows them", argv[1]);
+	}
+	return 0;
+}

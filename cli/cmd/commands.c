@@ -1,0 +1,122 @@
+#include "cmd/commands.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/banned.h"
+
+const struct command commands[] = {
+	{ "list", cmd_list, "[--json]", "list the catalogue: syscall, number, since, kind, struct, sizes",
+	  "Lists every interface in the catalogue with its x86_64 number (or 'ioctl'), the kernel\n"
+	  "that added it, its kind, its struct and the struct's published sizes.",
+	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
+	{ "show", cmd_show, "NAME [--json]", "show a syscall, struct or flag set in full",
+	  "For a syscall: prototype, arguments, where the size travels and the size rules, the\n"
+	  "struct's layout, errors, lineage and notes. For a struct: the layout table (offset,\n"
+	  "size, type, field, since, meaning of zero), the size versions and the flag sets.\n"
+	  "For a flag set: every flag with its value and kernel version.",
+	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY } },
+	{ "new", cmd_new, "STRUCT|SYSCALL [as NAME]", "make a zeroed buffer at the newest known size",
+	  "Makes a buffer holding the struct (or the syscall's struct), zeroed, at the newest\n"
+	  "size the catalogue knows, and makes it current. Its name is the struct's unless\n"
+	  "'as NAME' is given; a buffer of the same name is replaced. A struct whose size travels\n"
+	  "inside it (sched_attr.size, perf_event_attr.size) gets that field set to the size.",
+	  CMD_CATALOG, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
+	{ "buffers", cmd_buffers, "[--json]", "list the buffers; '*' marks the current one",
+	  "Lists every buffer with its struct and size.", CMD_JSON, { COMP_NONE } },
+	{ "use", cmd_use, "NAME", "make another buffer current", "Makes the named buffer current.",
+	  0, { COMP_BUFFER } },
+	{ "set", cmd_set, "FIELD VALUE", "set a field of the current buffer",
+	  "VALUE is a number (42 0x2a 052 0b101 -1), flag names joined by | (O_CREAT|O_EXCL),\n"
+	  "a constant (AT_FDCWD, SIGCHLD), an expression with | & ^ + - << >>, a C cast with C's\n"
+	  "conversion ((int)0x80000000, (u32)-1), \"text\" (a pointer to a copy of the text) or\n"
+	  "&NAME (a pointer to another buffer). A negative value of a narrower type stored in a\n"
+	  "wider unsigned field sign-extends, as in C, and dump says so. A value the field cannot\n"
+	  "hold is an error that names the field's range; nothing is cut silently.",
+	  CMD_CATALOG | CMD_BUFFER, { COMP_FIELD, COMP_VALUE, COMP_VALUE } },
+	{ "unset", cmd_unset, "FIELD", "zero a field of the current buffer",
+	  "Sets the field's bytes to zero, which for every field of an extensible struct means\n"
+	  "the old behaviour.", CMD_CATALOG | CMD_BUFFER, { COMP_FIELD } },
+	{ "size", cmd_size, "[N|VERn|+N|-N]", "show or set the size passed to the kernel",
+	  "Without an argument, shows the size. N sets it (any number, even far past a page or\n"
+	  "with bit 63 set); VERn (or a version macro such as OPEN_HOW_SIZE_VER0) picks a published\n"
+	  "size; +N and -N change it. Growing pads with zeros. For structs that carry their size\n"
+	  "in a field, the field is set too.", CMD_CATALOG | CMD_BUFFER, { COMP_VERSION } },
+	{ "poke", cmd_poke, "OFFSET BYTE...", "write raw bytes anywhere in the buffer",
+	  "Writes bytes (0..255 each) at OFFSET, even past the known fields or the size.\n"
+	  "The buffer grows as needed; the size passed to the kernel does not change.",
+	  CMD_BUFFER, { COMP_NONE } },
+	{ "dump", cmd_dump, "[--json]", "annotated hex dump of the current buffer",
+	  "Shows, per field, its offset, bytes and decoded value (flags as names plus a hex\n"
+	  "remainder), then the bytes past the newest known size as the tail. Nonzero tail bytes\n"
+	  "are marked: the kernel refuses them with E2BIG unless it knows the field.",
+	  CMD_CATALOG | CMD_BUFFER | CMD_JSON, { COMP_NONE } },
+	{ "expect", cmd_expect, "size N | field FIELD VALUE | bytes OFFSET BYTE...",
+	  "assert something about the current buffer; fails the script if wrong",
+	  "Makes scripts and lessons self-checking: 'expect size 24', 'expect field flags\n"
+	  "O_CREAT|O_RDWR', 'expect bytes 24 0 0'. Prints nothing when the assertion holds;\n"
+	  "otherwise fails with what was found.",
+	  CMD_CATALOG | CMD_BUFFER, { COMP_EXPECT, COMP_FIELD, COMP_VALUE } },
+	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
+	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
+	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
+};
+
+const struct command *command_find(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int command_usage(const struct command *c)
+{
+	return usage_err("%s %s", c->name, c->synopsis);
+}
+
+int command_run(struct session *s, int argc, char **argv)
+{
+	const struct command *c = command_find(argv[0]);
+	if (!c) {
+		const char *best = NULL;
+		size_t bestd = (size_t)-1;
+		for (const struct command *k = commands; k->name; k++) {
+			size_t d = levenshtein(argv[0], k->name);
+			if (d < bestd)
+				bestd = d, best = k->name;
+		}
+		if (best && bestd <= 2)
+			return usage_err("unknown command '%s' (did you mean '%s'?); try 'help'", argv[0], best);
+		return usage_err("unknown command '%s'; try 'help'", argv[0]);
+	}
+	bool json = s->json;
+	int n = 1;
+	bool *q = (bool *)s->quoted;
+	for (int i = 1; i < argc; i++) {
+		if ((c->flags & CMD_JSON) && !strcmp(argv[i], "--json") && !(q && q[i])) {
+			json = true;
+			free(argv[i]);
+			continue;
+		}
+		if (q)
+			q[n] = q[i];
+		argv[n++] = argv[i];
+	}
+	for (int i = n; i < argc; i++)
+		argv[i] = NULL; /* moved or freed; the caller frees argc entries */
+	if (!(c->flags & CMD_JSON))
+		json = false;
+	if ((c->flags & CMD_CATALOG) && !session_catalog(s))
+		return -1;
+	if ((c->flags & CMD_BUFFER) && !s->cur)
+		return err("no current buffer; make one with 'new STRUCT'");
+	bool color = s->color == COLOR_ALWAYS || (s->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		color = false;
+	out_init(&s->out, stdout, json, color);
+	int r = c->fn(s, n, argv);
+	out_done(&s->out);
+	fflush(stdout);
+	return r;
+}

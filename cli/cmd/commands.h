@@ -1,0 +1,61 @@
+/* commands: the one command table behind the REPL, scripts and one-shot use.
+ * A command is one row here and one handler `int cmd_NAME(struct session *, int, char **)`.
+ * Handlers return 0, -1 (failed; already reported with err()) or CMD_USAGE. */
+#ifndef XSC_COMMANDS_H
+#define XSC_COMMANDS_H
+#include "base/diag.h"
+#include "session.h"
+
+enum cmd_flags {
+	CMD_CATALOG = 1 << 0, /* loads the catalogue before running */
+	CMD_BUFFER = 1 << 1,  /* needs a current buffer */
+	CMD_JSON = 1 << 2,    /* understands --json */
+};
+
+/* What the REPL completes for each argument position. */
+enum completer {
+	COMP_NONE, COMP_COMMAND, COMP_ENTITY /* syscall, struct or flag set */, COMP_FIELD,
+	COMP_VALUE /* flag and constant names for the field typed before */, COMP_BUFFER,
+	COMP_VERSION /* VERn names of the current struct */, COMP_FILE, COMP_EXPECT,
+};
+
+struct command {
+	const char *name;
+	int (*fn)(struct session *s, int argc, char **argv);
+	const char *synopsis; /* arguments, after the name */
+	const char *summary;  /* one line */
+	const char *help;     /* paragraphs shown by `help NAME` */
+	unsigned flags;
+	enum completer comp[3]; /* argument 1, 2, and every later one */
+};
+
+extern const struct command commands[];
+const struct command *command_find(const char *name);
+/* Dispatches argv[0]: exact names only; an unknown name suggests the nearest. */
+int command_run(struct session *s, int argc, char **argv);
+/* Prints "usage: NAME SYNOPSIS" for a command and returns CMD_USAGE. */
+int command_usage(const struct command *c);
+
+/* Shared by the buffer commands (cmd_set.c). */
+struct value;
+const struct field *find_field_or_err(struct session *s, const char *name);
+int parse_field_value(struct session *s, const struct field *f, int argc, char **argv, int from,
+		      struct value *v);
+/* The decoded value of a field, as dump and expect show it (cmd_dump.c). */
+void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb);
+
+#define DECLARE_CMD(name) int cmd_##name(struct session *s, int argc, char **argv)
+DECLARE_CMD(list);
+DECLARE_CMD(show);
+DECLARE_CMD(new);
+DECLARE_CMD(buffers);
+DECLARE_CMD(use);
+DECLARE_CMD(set);
+DECLARE_CMD(unset);
+DECLARE_CMD(size);
+DECLARE_CMD(poke);
+DECLARE_CMD(dump);
+DECLARE_CMD(expect);
+DECLARE_CMD(help);
+DECLARE_CMD(quit);
+#endif

@@ -1,0 +1,121 @@
+/* xsc: the extensible-syscall explorer. Options, then one of: a command (one-shot), a script
+ * file, -c 'commands', commands on stdin, or the REPL. The only place exit codes are made:
+ * 0 success, 1 a command failed, 2 usage error. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "cmd/commands.h"
+#include "repl.h"
+#include "session.h"
+#include "base/banned.h"
+
+#define XSC_VERSION "0.1"
+
+static const char usage_text[] =
+	"usage: xsc [OPTIONS] [COMMAND [ARGS...] | FILE.xsc | -c 'CMD; CMD']\n"
+	"  --data DIR         the catalogue directory (also XSC_DATA)\n"
+	"  --json             JSON output for every listing command\n"
+	"  --color=WHEN       auto (default), always or never; NO_COLOR turns it off\n"
+	"  --keep-going       in scripts, go on after a failing command\n"
+	"  -c CMDS            run commands separated by ';'\n"
+	"  -h, --help         this text; 'xsc help' lists the commands\n"
+	"  --version          the version\n"
+	"With no command, xsc reads commands from the terminal (a REPL) or from standard input.\n";
+
+static int exit_code(int r)
+{
+	return r == 0 ? 0 : r == CMD_USAGE ? 2 : 1;
+}
+
+static int run_script(struct session *s, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return err("cannot open script '%s': %m", path);
+	int r = session_run_stream(s, fp, path);
+	fclose(fp);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION };
+	static const struct option opts[] = {
+		{ "data", required_argument, NULL, OPT_DATA },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "keep-going", no_argument, NULL, OPT_KEEP },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct session s;
+	const char *cmds = NULL;
+	int c, r;
+	session_init(&s);
+	s.data_dir = getenv("XSC_DATA");
+	if (s.data_dir && !*s.data_dir)
+		s.data_dir = NULL;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DATA: s.data_dir = optarg; break;
+		case OPT_JSON: s.json = true; break;
+		case OPT_KEEP: s.keep_going = true; break;
+		case 'c': cmds = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto")) s.color = COLOR_AUTO;
+			else if (!strcmp(optarg, "always")) s.color = COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never")) s.color = COLOR_NEVER;
+			else {
+				usage_err("--color takes auto, always or never, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		default:
+			if (optopt == 'c')
+				usage_err("-c needs a command string");
+			else
+				usage_err("unknown option '%s'", argv[optind - 1]);
+			fputs(usage_text, stderr);
+			return 2;
+		}
+	}
+	if (cmds) {
+		if (optind < argc) {
+			usage_err("-c takes no further arguments");
+			return 2;
+		}
+		r = session_run_line(&s, cmds);
+	} else if (optind < argc && !command_find(argv[optind]) && !access(argv[optind], F_OK)) {
+		if (optind + 1 < argc) {
+			usage_err("a script takes no arguments");
+			return 2;
+		}
+		r = run_script(&s, argv[optind]);
+	} else if (optind < argc) {
+		/* one-shot: the dispatcher owns and may rearrange argv, so give it a heap copy */
+		int n = argc - optind;
+		char **av = xcalloc((size_t)n + 1, sizeof(*av));
+		bool *q = xcalloc((size_t)n + 1, sizeof(*q));
+		for (int i = 0; i < n; i++)
+			av[i] = xstrdup(argv[optind + i]);
+		r = command_run(&s, n, av);
+		free_argv(n, av, q);
+	} else if (isatty(STDIN_FILENO)) {
+		r = repl_run(&s);
+	} else {
+		r = session_run_stream(&s, stdin, "<stdin>");
+	}
+	session_release(&s);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		err("cannot write the output: %m");
+		return 1;
+	}
+	return exit_code(r);
+}

@@ -1,0 +1,118 @@
+#include "model/catalog.h"
+#include <stdlib.h>
+#include <string.h>
+#include "base/banned.h"
+
+void catalog_free(struct catalog *c)
+{
+	if (!c)
+		return;
+	arena_release(&c->arena);
+	free(c);
+}
+
+#define FIND(arr, n, key)                                    \
+	for (size_t i_ = 0; i_ < (n); i_++)                  \
+		if (!strcmp((arr)[i_].name, (key)))          \
+			return &(arr)[i_];                   \
+	return NULL
+
+const struct syscall *catalog_find_syscall(const struct catalog *c, const char *name)
+{
+	FIND(c->syscalls, c->nsyscalls, name);
+}
+
+const struct cstruct *catalog_find_struct(const struct catalog *c, const char *name)
+{
+	if (!strncmp(name, "struct ", 7))
+		name += 7;
+	FIND(c->structs, c->nstructs, name);
+}
+
+const struct flagset *catalog_find_flagset(const struct catalog *c, const char *name)
+{
+	FIND(c->flagsets, c->nflagsets, name);
+}
+
+static const struct flag *find_in_set(const struct flagset *fs, const char *name)
+{
+	FIND(fs->flags, fs->nflags, name);
+}
+
+const struct flag *catalog_find_flag(const struct catalog *c, const struct flagset *fs,
+				     const char *name, const struct flagset **in)
+{
+	const struct flag *f;
+	if (fs && (f = find_in_set(fs, name))) {
+		*in = fs;
+		return f;
+	}
+	const struct flagset *k = catalog_find_flagset(c, "constants");
+	if (k && (f = find_in_set(k, name))) {
+		*in = k;
+		return f;
+	}
+	for (size_t i = 0; i < c->nflagsets; i++)
+		if ((f = find_in_set(&c->flagsets[i], name))) {
+			*in = &c->flagsets[i];
+			return f;
+		}
+	return NULL;
+}
+
+const struct field *cstruct_find_field(const struct cstruct *st, const char *name)
+{
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (!strcmp(f->name, name))
+			return f;
+		for (size_t j = 0; j < f->naliases; j++)
+			if (!strcmp(f->aliases[j], name))
+				return f;
+	}
+	return NULL;
+}
+
+const struct field *cstruct_field_at(const struct cstruct *st, size_t off)
+{
+	for (size_t i = 0; i < st->nfields; i++)
+		if (off >= st->fields[i].offset && off < st->fields[i].offset + st->fields[i].size)
+			return &st->fields[i];
+	return NULL;
+}
+
+unsigned cstruct_newest_size(const struct cstruct *st)
+{
+	return st->nversions ? st->versions[st->nversions - 1].size : st->size;
+}
+
+const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name)
+{
+	for (size_t i = 0; i < st->nversions; i++)
+		if (st->versions[i].name && !strcmp(st->versions[i].name, name))
+			return &st->versions[i];
+	return NULL;
+}
+
+static const char *const ftype_names[] = {
+	[FT_U8] = "u8", [FT_U16] = "u16", [FT_U32] = "u32", [FT_U64] = "u64",
+	[FT_S8] = "s8", [FT_S16] = "s16", [FT_S32] = "s32", [FT_S64] = "s64",
+	[FT_ALIGNED_U64] = "aligned_u64", [FT_PTR] = "ptr", [FT_CHAR] = "char",
+};
+
+const char *ftype_name(enum ftype t) { return ftype_names[t]; }
+
+bool ftype_signed(enum ftype t)
+{
+	return t == FT_S8 || t == FT_S16 || t == FT_S32 || t == FT_S64;
+}
+
+const char *arg_role_name(enum arg_role r)
+{
+	static const char *const names[] = {
+		[AR_FD] = "fd", [AR_PATH] = "path", [AR_STRUCT] = "struct", [AR_SIZE] = "size",
+		[AR_FLAGS] = "flags", [AR_PID] = "pid", [AR_INT] = "int", [AR_PTR] = "ptr",
+		[AR_CMD] = "cmd",
+	};
+	return names[r];
+}

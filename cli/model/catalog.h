@@ -1,0 +1,135 @@
+/* catalog: the in-memory catalogue of syscalls, structs and flag sets.
+ * Built by dataload; read-only afterwards. Every string and array lives in the
+ * catalogue's arena and is freed by catalog_free(). */
+#ifndef XSC_CATALOG_H
+#define XSC_CATALOG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+
+enum ftype { FT_U8, FT_U16, FT_U32, FT_U64, FT_S8, FT_S16, FT_S32, FT_S64, FT_ALIGNED_U64, FT_PTR, FT_CHAR };
+
+struct flag {
+	const char *name, *doc;
+	uint64_t value;
+	uint32_t since;
+	bool mask;             /* a combination or alias, not a single bit */
+	const char **companions;
+	size_t ncompanions;
+};
+
+enum flagset_kind { FS_BITS, FS_ENUM };
+
+struct flagset {
+	const char *name, *prefix, *header, *doc, *file;
+	enum flagset_kind kind;
+	struct flag *flags;
+	size_t nflags;
+};
+
+struct field {
+	const char *name, *doc, *zero, *type_text;
+	enum ftype type;
+	unsigned elem_size, count; /* count: array length, 0 for a scalar */
+	unsigned offset, size;
+	uint32_t since;
+	const struct flagset *flagset;
+	const char **aliases;
+	size_t naliases;
+	bool reserved, string;
+};
+
+struct sversion {
+	const char *name; /* NULL when the kernel publishes no macro */
+	unsigned size;
+	uint32_t since;
+};
+
+struct cstruct {
+	const char *name, *header, *doc, *file;
+	const char *direction; /* "in", "out", "inout" */
+	bool packed;
+	unsigned align, size;
+	struct field *fields;
+	size_t nfields;
+	struct sversion *versions;
+	size_t nversions;
+	/* Set by the loader when some syscall carries this struct's size in a field. */
+	const struct field *size_field;
+};
+
+enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };
+
+struct sarg {
+	const char *name, *type, *def, *doc;
+	enum arg_role role;
+	const struct cstruct *st;
+	const struct flagset *flagset;
+};
+
+enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };
+
+struct size_rules {
+	const char *zero, *below_ver0, *tail, *writeback, *check_order;
+	unsigned min;          /* 0: VER0 */
+	uint64_t cap;          /* 0: none */
+	uint32_t cap_since;    /* 0: since the call */
+};
+
+struct serror { const char *errno_name, *meaning; };
+struct lineage { const char *name, *why; uint32_t since; };
+
+struct syscall {
+	const char *name, *kind, *header, *prototype, *summary, *safety, *file;
+	long nr_x86_64, nr_aarch64; /* -1: not on that architecture */
+	bool is_ioctl;
+	const char *ioctl_fd, *ioctl_dir;
+	unsigned ioctl_type, ioctl_nr;
+	uint32_t since;
+	struct sarg *args;
+	size_t nargs;
+	const struct cstruct *st;
+	enum size_where size_where;
+	const char *size_name;
+	unsigned size_bits;
+	bool has_rules;
+	struct size_rules rules;
+	struct serror *errors;
+	size_t nerrors;
+	struct lineage *lineage;
+	size_t nlineage;
+	const char **notes, **links;
+	size_t nnotes, nlinks;
+};
+
+struct catalog {
+	struct arena arena;
+	const char *dir;
+	struct syscall *syscalls;
+	size_t nsyscalls;
+	struct cstruct *structs;
+	size_t nstructs;
+	struct flagset *flagsets;
+	size_t nflagsets;
+};
+
+void catalog_free(struct catalog *c); /* NULL is fine */
+const struct syscall *catalog_find_syscall(const struct catalog *c, const char *name);
+const struct cstruct *catalog_find_struct(const struct catalog *c, const char *name);
+const struct flagset *catalog_find_flagset(const struct catalog *c, const char *name);
+/* A flag by name: first in fs (may be NULL), then in the "constants" set, then anywhere.
+ * *in is set to the set it came from. */
+const struct flag *catalog_find_flag(const struct catalog *c, const struct flagset *fs,
+				     const char *name, const struct flagset **in);
+const struct field *cstruct_find_field(const struct cstruct *st, const char *name);
+/* The field covering byte offset off, or NULL. */
+const struct field *cstruct_field_at(const struct cstruct *st, size_t off);
+/* The newest version's size, or the struct size when it has no versions. */
+unsigned cstruct_newest_size(const struct cstruct *st);
+const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name);
+
+const char *ftype_name(enum ftype t);
+bool ftype_signed(enum ftype t);
+const char *arg_role_name(enum arg_role r);
+#endif

@@ -1,0 +1,1061 @@
+#include "model/dataload.h"
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "model/kver.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+/* One source file while it is being loaded. */
+struct src {
+	const char *name;
+	const char *text;
+	size_t len;
+	json_t *root;
+};
+
+/* A step of the path from a file's root to the value being checked. */
+struct step {
+	const char *key; /* NULL: an array index */
+	size_t idx;
+};
+
+struct loader {
+	struct catalog *cat;
+	struct arena *a;
+	const struct src *src;
+	struct step path[16];
+	int depth;
+	bool failed;
+};
+
+/* ---- error positions: walk the raw text along the path ---- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static const char *skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+static const char *skip_value(const char *p, const char *end, int depth)
+{
+	p = skip_ws(p, end);
+	if (p >= end || depth > 4096)
+		return NULL;
+	if (*p == '"')
+		return skip_string(p, end);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		p = skip_ws(p + 1, end);
+		if (p < end && *p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				if (!(p = skip_string(skip_ws(p, end), end)))
+					return NULL;
+				p = skip_ws(p, end);
+				if (p >= end || *p++ != ':')
+					return NULL;
+			}
+			if (!(p = skip_value(p, end, depth + 1)))
+				return NULL;
+			p = skip_ws(p, end);
+			if (p < end && *p == ',') {
+				p++;
+				continue;
+			}
+			return p < end && *p == close ? p + 1 : NULL;
+		}
+	}
+	while (p < end && !strchr(",]} \t\r\n", *p))
+		p++;
+	return p;
+}
+
+/* Position of the value at path in text (best effort: the deepest step found). */
+static const char *locate(const char *text, size_t len, const struct step *path, int depth)
+{
+	const char *end = text + len, *p = skip_ws(text, end);
+	for (int i = 0; i < depth && p; i++) {
+		const char *here = p;
+		if (path[i].key) {
+			if (p >= end || *p != '{')
+				return here;
+			p = skip_ws(p + 1, end);
+			size_t klen = strlen(path[i].key);
+			for (;;) {
+				const char *k = p, *ke;
+				if (p >= end || *p != '"' || !(ke = skip_string(p, end)))
+					return here;
+				p = skip_ws(ke, end);
+				if (p >= end || *p != ':')
+					return here;
+				p = skip_ws(p + 1, end);
+				if ((size_t)(ke - k - 2) == klen && !memcmp(k + 1, path[i].key, klen))
+					break;
+				if (!(p = skip_value(p, end, 0)))
+					return here;
+				p = skip_ws(p, end);
+				if (p >= end || *p != ',')
+					return here;
+				p = skip_ws(p + 1, end);
+			}
+		} else {
+			if (p >= end || *p != '[')
+				return here;
+			p = skip_ws(p + 1, end);
+			for (size_t j = 0; j < path[i].idx; j++) {
+				if (!(p = skip_value(p, end, 0)))
+					return here;
+				p = skip_ws(p, end);
+				if (p >= end || *p != ',')
+					return here;
+				p = skip_ws(p + 1, end);
+			}
+		}
+	}
+	return p ? p : text;
+}
+
+PRINTF_LIKE(2, 3)
+static void lerr(struct loader *L, const char *fmt, ...)
+{
+	if (L->failed)
+		return;
+	L->failed = true;
+	const char *pos = locate(L->src->text, L->src->len, L->path, L->depth);
+	unsigned long line = 1, col = 1;
+	for (const char *q = L->src->text; q < pos; q++) {
+		if (*q == '\n') {
+			line++;
+			col = 1;
+		} else if ((*q & 0xc0) != 0x80) {
+			col++;
+		}
+	}
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	err("%s:%lu:%lu: %s", L->src->name, line, col, sb.buf);
+	sbuf_release(&sb);
+}
+
+static void push_key(struct loader *L, const char *key)
+{
+	if (L->depth >= (int)ARRAY_SIZE(L->path))
+		BUG("catalogue path too deep");
+	L->path[L->depth++] = (struct step){ key, 0 };
+}
+
+static void push_idx(struct loader *L, size_t idx)
+{
+	if (L->depth >= (int)ARRAY_SIZE(L->path))
+		BUG("catalogue path too deep");
+	L->path[L->depth++] = (struct step){ NULL, idx };
+}
+
+static void pop(struct loader *L) { L->depth--; }
+
+/* ---- typed getters; each reports at the member it reads ---- */
+
+static const char *json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number with a fraction";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* Checks that obj is an object whose keys are all in allowed (NULL-terminated). */
+static bool check_object(struct loader *L, json_t *obj, const char *what, const char *const *allowed)
+{
+	if (!json_is_object(obj)) {
+		lerr(L, "%s must be an object, not %s", what, json_kind(obj));
+		return false;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		bool ok = false;
+		const char *best = NULL;
+		size_t bestd = (size_t)-1;
+		for (const char *const *a = allowed; *a; a++) {
+			if (!strcmp(*a, key)) {
+				ok = true;
+				break;
+			}
+			size_t d = levenshtein(*a, key);
+			if (d < bestd) {
+				bestd = d;
+				best = *a;
+			}
+		}
+		if (!ok) {
+			push_key(L, key);
+			if (best && bestd <= 2)
+				lerr(L, "unknown key '%s' in %s (did you mean '%s'?)", key, what, best);
+			else
+				lerr(L, "unknown key '%s' in %s", key, what);
+			pop(L);
+			return false;
+		}
+	}
+	return true;
+}
+
+static json_t *member(struct loader *L, json_t *obj, const char *key, bool required, const char *what)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v && required)
+		lerr(L, "%s has no '%s'", what, key);
+	return v;
+}
+
+static const char *get_str(struct loader *L, json_t *obj, const char *key, bool required, const char *what)
+{
+	json_t *v = member(L, obj, key, required, what);
+	if (!v || L->failed)
+		return NULL;
+	push_key(L, key);
+	const char *r = NULL;
+	if (!json_is_string(v))
+		lerr(L, "'%s' must be a string, not %s", key, json_kind(v));
+	else if (required && !json_string_length(v))
+		lerr(L, "'%s' must not be empty", key);
+	else
+		r = arena_strdup(L->a, json_string_value(v));
+	pop(L);
+	return r;
+}
+
+static bool get_bool(struct loader *L, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return false;
+	if (!json_is_boolean(v)) {
+		push_key(L, key);
+		lerr(L, "'%s' must be true or false, not %s", key, json_kind(v));
+		pop(L);
+		return false;
+	}
+	return json_is_true(v);
+}
+
+/* An unsigned integer in [lo, hi]; returns false (and reports) when absent-but-required or bad. */
+static bool get_uint(struct loader *L, json_t *obj, const char *key, bool required, const char *what,
+		     uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	json_t *v = member(L, obj, key, required, what);
+	if (!v || L->failed)
+		return false;
+	push_key(L, key);
+	bool ok = false;
+	if (!json_is_integer(v))
+		lerr(L, "'%s' must be an integer, not %s", key, json_kind(v));
+	else if (json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < lo ||
+		 (uint64_t)json_integer_value(v) > hi)
+		lerr(L, "'%s' is %lld, out of range %llu..%llu", key, (long long)json_integer_value(v),
+		     (unsigned long long)lo, (unsigned long long)hi);
+	else {
+		*out = (uint64_t)json_integer_value(v);
+		ok = true;
+	}
+	pop(L);
+	return ok;
+}
+
+static uint32_t get_kver(struct loader *L, json_t *obj, const char *key, bool required, const char *what)
+{
+	const char *s = get_str(L, obj, key, required, what);
+	uint32_t v = 0;
+	if (s && kver_parse(s, &v, 0) < 0) {
+		push_key(L, key);
+		lerr(L, "'%s' is not a kernel version like \"5.6\" or \"2.6.31\": \"%s\"", key, s);
+		pop(L);
+	}
+	return v;
+}
+
+static json_t *get_array(struct loader *L, json_t *obj, const char *key, bool required, const char *what)
+{
+	json_t *v = member(L, obj, key, required, what);
+	if (!v || L->failed)
+		return NULL;
+	if (!json_is_array(v)) {
+		push_key(L, key);
+		lerr(L, "'%s' must be an array, not %s", key, json_kind(v));
+		pop(L);
+		return NULL;
+	}
+	return v;
+}
+
+static int pick(struct loader *L, json_t *obj, const char *key, const char *what,
+		const char *const *choices, int dflt)
+{
+	const char *s = get_str(L, obj, key, dflt < 0, what);
+	if (!s)
+		return dflt;
+	for (int i = 0; choices[i]; i++)
+		if (!strcmp(choices[i], s))
+			return i;
+	struct sbuf sb = SBUF_INIT;
+	for (int i = 0; choices[i]; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", choices[i]);
+	push_key(L, key);
+	lerr(L, "'%s' is \"%s\"; expected one of %s", key, s, sb.buf);
+	pop(L);
+	sbuf_release(&sb);
+	return dflt < 0 ? 0 : dflt;
+}
+
+/* Array of strings into an arena array. */
+static const char **get_strings(struct loader *L, json_t *obj, const char *key, const char *what, size_t *n)
+{
+	json_t *arr = get_array(L, obj, key, false, what);
+	*n = 0;
+	if (!arr)
+		return NULL;
+	const char **r = arena_alloc(L->a, sizeof(*r) * (json_array_size(arr) + 1));
+	push_key(L, key);
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		json_t *v = json_array_get(arr, i);
+		push_idx(L, i);
+		if (!json_is_string(v))
+			lerr(L, "'%s' entries must be strings, not %s", key, json_kind(v));
+		else
+			r[(*n)++] = arena_strdup(L->a, json_string_value(v));
+		pop(L);
+	}
+	pop(L);
+	return r;
+}
+
+/* A C integer literal: 0x.., 0.., decimal; a leading '-' only when neg_ok. */
+static bool parse_c_int(const char *s, bool neg_ok, uint64_t *out)
+{
+	bool neg = false;
+	if (*s == '-' && neg_ok) {
+		neg = true;
+		s++;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return false;
+	if (neg) {
+		if (v > (1ULL << 63))
+			return false;
+		v = -v;
+	}
+	*out = v;
+	return true;
+}
+
+/* ---- flagsets ---- */
+
+static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask", "companions", NULL };
+static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", NULL };
+static const char *const flagset_kinds[] = { "bits", "enum", NULL };
+
+static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
+{
+	if (!check_object(L, o, "a flag set", flagset_keys))
+		return;
+	fs->file = L->src->name;
+	fs->name = get_str(L, o, "name", true, "a flag set");
+	fs->kind = (enum flagset_kind)pick(L, o, "kind", "a flag set", flagset_kinds, -1);
+	fs->prefix = get_str(L, o, "prefix", false, "a flag set");
+	fs->header = get_str(L, o, "header", true, "a flag set");
+	fs->doc = get_str(L, o, "doc", true, "a flag set");
+	json_t *arr = get_array(L, o, "flags", true, "a flag set");
+	if (L->failed)
+		return;
+	fs->flags = arena_alloc(L->a, sizeof(*fs->flags) * (json_array_size(arr) + 1));
+	push_key(L, "flags");
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		json_t *fo = json_array_get(arr, i);
+		struct flag *f = &fs->flags[i];
+		push_idx(L, i);
+		if (check_object(L, fo, "a flag", flag_keys)) {
+			f->name = get_str(L, fo, "name", true, "a flag");
+			f->doc = get_str(L, fo, "doc", false, "a flag");
+			f->since = get_kver(L, fo, "since", true, "a flag");
+			f->mask = get_bool(L, fo, "mask");
+			f->companions = get_strings(L, fo, "companions", "a flag", &f->ncompanions);
+			json_t *v = member(L, fo, "value", true, "a flag");
+			if (v && !L->failed) {
+				push_key(L, "value");
+				if (json_is_integer(v) && json_integer_value(v) >= 0)
+					f->value = (uint64_t)json_integer_value(v);
+				else if (json_is_integer(v) && fs->kind == FS_ENUM)
+					f->value = (uint64_t)json_integer_value(v);
+				else if (!json_is_string(v) ||
+					 !parse_c_int(json_string_value(v), fs->kind == FS_ENUM, &f->value))
+					lerr(L, "'value' must be a C integer literal such as \"0x20\"%s",
+					     fs->kind == FS_ENUM ? " or \"-100\"" : "");
+				pop(L);
+			}
+			if (!L->failed && fs->kind == FS_BITS && !f->value && !f->mask)
+				lerr(L, "flag '%s' is 0 in a bit set; mark it \"mask\": true if it names the absence of bits", f->name);
+			for (size_t j = 0; j < i && !L->failed; j++)
+				if (!strcmp(fs->flags[j].name, f->name))
+					lerr(L, "duplicate flag '%s' in '%s'", f->name, fs->name);
+		}
+		pop(L);
+		fs->nflags = i + 1;
+	}
+	pop(L);
+}
+
+/* ---- structs ---- */
+
+static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
+					  "aliases", "reserved", "string", NULL };
+static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
+					   "fields", "versions", NULL };
+static const char *const version_keys[] = { "name", "size", "since", NULL };
+static const char *const directions[] = { "in", "out", "inout", NULL };
+
+static const struct { const char *name; enum ftype t; unsigned size; } ftypes[] = {
+	{ "u8", FT_U8, 1 }, { "u16", FT_U16, 2 }, { "u32", FT_U32, 4 }, { "u64", FT_U64, 8 },
+	{ "s8", FT_S8, 1 }, { "s16", FT_S16, 2 }, { "s32", FT_S32, 4 }, { "s64", FT_S64, 8 },
+	{ "aligned_u64", FT_ALIGNED_U64, 8 }, { "ptr", FT_PTR, 8 }, { "char", FT_CHAR, 1 },
+};
+
+static bool parse_ftype(const char *s, struct field *f)
+{
+	size_t n = strcspn(s, "[");
+	for (size_t i = 0; i < ARRAY_SIZE(ftypes); i++) {
+		if (strlen(ftypes[i].name) != n || strncmp(ftypes[i].name, s, n))
+			continue;
+		f->type = ftypes[i].t;
+		f->elem_size = ftypes[i].size;
+		f->count = 0;
+		if (s[n]) {
+			char *end;
+			if (s[n + 1] < '1' || s[n + 1] > '9')
+				return false;
+			errno = 0;
+			unsigned long c = strtoul(s + n + 1, &end, 10);
+			if (errno || c > 65536 || strcmp(end, "]"))
+				return false;
+			f->count = (unsigned)c;
+		}
+		f->size = f->elem_size * (f->count ? f->count : 1);
+		return true;
+	}
+	return false;
+}
+
+static const struct flagset *resolve_flagset(struct loader *L, json_t *o, const char *key)
+{
+	const char *name = get_str(L, o, key, false, "");
+	if (!name || L->failed)
+		return NULL;
+	const struct flagset *fs = catalog_find_flagset(L->cat, name);
+	if (!fs) {
+		push_key(L, key);
+		lerr(L, "unknown flag set '%s'", name);
+		pop(L);
+	}
+	return fs;
+}
+
+static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsigned *natural)
+{
+	st->fields = arena_alloc(L->a, sizeof(*st->fields) * (json_array_size(arr) + 1));
+	unsigned end = 0;
+	*natural = 1;
+	push_key(L, "fields");
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		json_t *fo = json_array_get(arr, i);
+		struct field *f = &st->fields[i];
+		uint64_t off = 0;
+		push_idx(L, i);
+		if (!check_object(L, fo, "a field", field_keys))
+			goto next;
+		f->name = get_str(L, fo, "name", true, "a field");
+		f->type_text = get_str(L, fo, "type", true, "a field");
+		if (f->type_text && !parse_ftype(f->type_text, f)) {
+			push_key(L, "type");
+			lerr(L, "unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 ptr char, or T[N])", f->type_text);
+			pop(L);
+		}
+		get_uint(L, fo, "offset", true, "a field", 0, 1u << 20, &off);
+		f->offset = (unsigned)off;
+		f->since = get_kver(L, fo, "since", true, "a field");
+		f->zero = get_str(L, fo, "zero", false, "a field");
+		f->doc = get_str(L, fo, "doc", false, "a field");
+		f->flagset = resolve_flagset(L, fo, "flagset");
+		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
+		f->reserved = get_bool(L, fo, "reserved");
+		f->string = get_bool(L, fo, "string");
+		if (L->failed)
+			goto next;
+		for (size_t j = 0; j < i; j++)
+			if (cstruct_find_field(&(struct cstruct){ .fields = st->fields, .nfields = j }, f->name) ||
+			    (f->naliases && cstruct_find_field(&(struct cstruct){ .fields = st->fields, .nfields = j }, f->aliases[0]))) {
+				lerr(L, "duplicate field '%s' in struct '%s'", f->name, st->name);
+				goto next;
+			}
+		push_key(L, "offset");
+		unsigned align = st->packed ? 1 : f->elem_size;
+		if (f->offset < end)
+			lerr(L, "field '%s' at offset %u overlaps '%s' (bytes %u..%u)", f->name, f->offset,
+			     st->fields[i - 1].name, st->fields[i - 1].offset, end - 1);
+		else if (f->offset > end)
+			lerr(L, "a hole of %u bytes (offsets %u..%u) before field '%s'; write the padding as an explicit reserved field",
+			     f->offset - end, end, f->offset - 1, f->name);
+		else if (f->offset % align)
+			lerr(L, "field '%s' (%s) at offset %u is not aligned to %u bytes", f->name, f->type_text, f->offset, align);
+		pop(L);
+		if (align > *natural)
+			*natural = align;
+		end = f->offset + f->size;
+		if (f->flagset && f->flagset->kind == FS_BITS && f->size <= 8) {
+			unsigned bits = f->elem_size * 8;
+			for (size_t k = 0; k < f->flagset->nflags && !L->failed; k++)
+				if (bits < 64 && f->flagset->flags[k].value >> bits)
+					lerr(L, "flag %s = %#llx of set '%s' does not fit field '%s' (%s)",
+					     f->flagset->flags[k].name, (unsigned long long)f->flagset->flags[k].value,
+					     f->flagset->name, f->name, f->type_text);
+		}
+	next:
+		pop(L);
+		st->nfields = i + 1;
+	}
+	pop(L);
+	st->size = end;
+}
+
+static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
+{
+	st->versions = arena_alloc(L->a, sizeof(*st->versions) * (json_array_size(arr) + 1));
+	push_key(L, "versions");
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		json_t *vo = json_array_get(arr, i);
+		struct sversion *v = &st->versions[i];
+		uint64_t size = 0;
+		push_idx(L, i);
+		if (check_object(L, vo, "a size version", version_keys)) {
+			v->name = get_str(L, vo, "name", false, "a size version");
+			get_uint(L, vo, "size", true, "a size version", 1, 1u << 20, &size);
+			v->size = (unsigned)size;
+			v->since = get_kver(L, vo, "since", true, "a size version");
+		}
+		if (!L->failed) {
+			push_key(L, "size");
+			bool boundary = v->size == st->size;
+			for (size_t k = 0; k < st->nfields; k++)
+				if (st->fields[k].offset + st->fields[k].size == v->size)
+					boundary = true;
+			if (i && v->size <= st->versions[i - 1].size)
+				lerr(L, "size %u is not larger than the previous version's %u", v->size, st->versions[i - 1].size);
+			else if (i && v->since < st->versions[i - 1].since)
+				lerr(L, "version of size %u is older than the previous version", v->size);
+			else if (v->size > st->size)
+				lerr(L, "size %u is larger than the struct (%u bytes)", v->size, st->size);
+			else if (!boundary)
+				lerr(L, "size %u does not end on a field boundary", v->size);
+			pop(L);
+		}
+		pop(L);
+		st->nversions = i + 1;
+	}
+	pop(L);
+}
+
+static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
+{
+	if (!check_object(L, o, "a struct", struct_keys))
+		return;
+	st->file = L->src->name;
+	st->name = get_str(L, o, "name", true, "a struct");
+	st->header = get_str(L, o, "header", true, "a struct");
+	st->doc = get_str(L, o, "doc", true, "a struct");
+	st->direction = directions[pick(L, o, "direction", "a struct", directions, 0)];
+	st->packed = get_bool(L, o, "packed");
+	uint64_t align = 0;
+	bool has_align = get_uint(L, o, "align", false, "a struct", 1, 4096, &align);
+	json_t *fields = get_array(L, o, "fields", true, "a struct");
+	json_t *versions = get_array(L, o, "versions", true, "a struct");
+	if (L->failed)
+		return;
+	if (has_align && (align & (align - 1))) {
+		push_key(L, "align");
+		lerr(L, "'align' must be a power of two");
+		pop(L);
+		return;
+	}
+	if (!json_array_size(fields)) {
+		push_key(L, "fields");
+		lerr(L, "struct '%s' has no fields", st->name);
+		pop(L);
+		return;
+	}
+	unsigned natural;
+	load_fields(L, fields, st, &natural);
+	if (L->failed)
+		return;
+	st->align = has_align ? (unsigned)align : natural;
+	if (st->align < natural) {
+		push_key(L, "align");
+		lerr(L, "'align' %u is smaller than the struct's natural alignment %u", st->align, natural);
+		pop(L);
+		return;
+	}
+	unsigned rounded = (st->size + st->align - 1) / st->align * st->align;
+	if (rounded != st->size && !has_align) {
+		push_key(L, "fields");
+		push_idx(L, st->nfields - 1);
+		lerr(L, "struct '%s' ends at %u but its alignment makes it %u bytes: %u bytes of implicit tail padding; add an explicit field",
+		     st->name, st->size, rounded, rounded - st->size);
+		pop(L);
+		pop(L);
+		return;
+	}
+	st->size = rounded;
+	load_versions(L, versions, st);
+	if (L->failed || !st->nversions)
+		return;
+	/* every field exists no earlier than the version that first covers it */
+	push_key(L, "fields");
+	for (size_t i = 0; i < st->nfields && !L->failed; i++) {
+		const struct field *f = &st->fields[i];
+		push_idx(L, i);
+		const struct sversion *cover = NULL;
+		for (size_t k = 0; k < st->nversions && !cover; k++)
+			if (st->versions[k].size >= f->offset + f->size)
+				cover = &st->versions[k];
+		char a[16], b[16];
+		if (!cover && !f->reserved)
+			lerr(L, "field '%s' lies past the newest size version (%u bytes)", f->name,
+			     st->versions[st->nversions - 1].size);
+		else if (cover && f->since < cover->since)
+			lerr(L, "field '%s' is dated %s but the first size that holds it is from %s", f->name,
+			     kver_str(f->since, a), kver_str(cover->since, b));
+		else if (!f->zero)
+			lerr(L, "field '%s' of a versioned struct has no 'zero' (what the value 0 means)", f->name);
+		pop(L);
+	}
+	pop(L);
+}
+
+/* ---- syscalls ---- */
+
+static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
+	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links", NULL };
+static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
+static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
+static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "pid", "int", "ptr", "cmd", NULL };
+static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", NULL };
+static const char *const size_keys[] = { "where", "name", "bits", NULL };
+static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
+static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "tail",
+					 "writeback", "check_order", NULL };
+static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };
+static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL };
+static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
+static const char *const ioctl_dirs[] = { "none", "r", "w", "rw", NULL };
+
+static void check_errno_value(struct loader *L, json_t *o, const char *key, const char *what, bool allow_ok,
+			      const char **out)
+{
+	const char *s = get_str(L, o, key, false, what);
+	*out = s;
+	if (!s || L->failed)
+		return;
+	if ((allow_ok && (!strcmp(s, "ok") || !strcmp(s, "ver0"))) || errno_from_name(s) > 0)
+		return;
+	push_key(L, key);
+	lerr(L, "'%s' must be an errno name%s, not \"%s\"", key, allow_ok ? ", \"ok\" or \"ver0\"" : "", s);
+	pop(L);
+}
+
+static void load_nr(struct loader *L, json_t *o, struct syscall *sc)
+{
+	static const char *const arch_keys[] = { "x86_64", "aarch64", NULL };
+	json_t *nr = member(L, o, "nr", true, "a syscall");
+	if (!nr || L->failed)
+		return;
+	push_key(L, "nr");
+	if (check_object(L, nr, "'nr'", arch_keys)) {
+		long *dst[] = { &sc->nr_x86_64, &sc->nr_aarch64 };
+		for (int i = 0; i < 2 && !L->failed; i++) {
+			json_t *v = member(L, nr, arch_keys[i], true, "'nr'");
+			if (!v || L->failed)
+				break;
+			push_key(L, arch_keys[i]);
+			if (json_is_null(v))
+				*dst[i] = -1;
+			else if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 4096)
+				*dst[i] = (long)json_integer_value(v);
+			else
+				lerr(L, "a syscall number must be an integer 0..4095 or null");
+			pop(L);
+		}
+	}
+	pop(L);
+}
+
+static void load_args(struct loader *L, json_t *arr, struct syscall *sc)
+{
+	sc->args = arena_alloc(L->a, sizeof(*sc->args) * (json_array_size(arr) + 1));
+	push_key(L, "args");
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		json_t *ao = json_array_get(arr, i);
+		struct sarg *a = &sc->args[i];
+		push_idx(L, i);
+		if (check_object(L, ao, "an argument", arg_keys)) {
+			a->name = get_str(L, ao, "name", true, "an argument");
+			a->type = get_str(L, ao, "type", true, "an argument");
+			a->role = (enum arg_role)pick(L, ao, "role", "an argument", roles, -1);
+			a->def = get_str(L, ao, "default", false, "an argument");
+			a->doc = get_str(L, ao, "doc", false, "an argument");
+			a->flagset = resolve_flagset(L, ao, "flagset");
+			const char *stn = get_str(L, ao, "struct", false, "an argument");
+			if (stn && !(a->st = catalog_find_struct(L->cat, stn))) {
+				push_key(L, "struct");
+				lerr(L, "unknown struct '%s'", stn);
+				pop(L);
+			}
+			for (size_t j = 0; j < i && !L->failed; j++)
+				if (!strcmp(sc->args[j].name, a->name))
+					lerr(L, "duplicate argument '%s'", a->name);
+		}
+		pop(L);
+		sc->nargs = i + 1;
+	}
+	pop(L);
+}
+
+static void load_size(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *so = member(L, o, "size", true, "a syscall");
+	if (!so || L->failed)
+		return;
+	push_key(L, "size");
+	if (check_object(L, so, "'size'", size_keys)) {
+		sc->size_where = (enum size_where)pick(L, so, "where", "'size'", wheres, -1);
+		bool named = sc->size_where == SW_ARG || sc->size_where == SW_FIELD || sc->size_where == SW_POINTER;
+		sc->size_name = get_str(L, so, "name", named, "'size'");
+		uint64_t bits = sc->size_where == SW_ARG ? 64 : 32;
+		if (json_object_get(so, "bits") && get_uint(L, so, "bits", false, "'size'", 32, 64, &bits) &&
+		    bits != 32 && bits != 64) {
+			push_key(L, "bits");
+			lerr(L, "'bits' must be 32 or 64");
+			pop(L);
+		}
+		sc->size_bits = (unsigned)bits;
+		if (!L->failed && sc->size_where == SW_FIELD) {
+			const struct field *f = sc->st ? cstruct_find_field(sc->st, sc->size_name) : NULL;
+			push_key(L, "name");
+			if (!f)
+				lerr(L, "the size field '%s' is not a field of struct '%s'", sc->size_name,
+				     sc->st ? sc->st->name : "(none)");
+			else
+				((struct cstruct *)sc->st)->size_field = f;
+			pop(L);
+		} else if (!L->failed && (sc->size_where == SW_ARG || sc->size_where == SW_POINTER)) {
+			bool found = false;
+			for (size_t i = 0; i < sc->nargs; i++)
+				found |= !strcmp(sc->args[i].name, sc->size_name);
+			if (!found) {
+				push_key(L, "name");
+				lerr(L, "the size argument '%s' is not an argument of '%s'", sc->size_name, sc->name);
+				pop(L);
+			}
+		}
+	}
+	pop(L);
+}
+
+static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *ro = json_object_get(o, "rules");
+	if (!ro)
+		return;
+	push_key(L, "rules");
+	if (check_object(L, ro, "'rules'", rule_keys)) {
+		struct size_rules *r = &sc->rules;
+		uint64_t v = 0;
+		sc->has_rules = true;
+		check_errno_value(L, ro, "zero", "'rules'", true, &r->zero);
+		check_errno_value(L, ro, "below_ver0", "'rules'", true, &r->below_ver0);
+		if (get_uint(L, ro, "min", false, "'rules'", 0, 1u << 20, &v))
+			r->min = (unsigned)v;
+		json_t *cap = json_object_get(ro, "cap");
+		if (cap && !json_is_null(cap) && get_uint(L, ro, "cap", false, "'rules'", 1, 1u << 30, &v))
+			r->cap = v;
+		r->cap_since = get_kver(L, ro, "cap_since", false, "'rules'");
+		if (json_object_get(ro, "tail"))
+			r->tail = tails[pick(L, ro, "tail", "'rules'", tails, 0)];
+		r->writeback = writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)];
+		r->check_order = get_str(L, ro, "check_order", false, "'rules'");
+	}
+	pop(L);
+}
+
+static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
+{
+	if (!check_object(L, o, "a syscall", syscall_keys))
+		return;
+	sc->file = L->src->name;
+	sc->name = get_str(L, o, "name", true, "a syscall");
+	sc->kind = kinds[pick(L, o, "kind", "a syscall", kinds, -1)];
+	load_nr(L, o, sc);
+	sc->since = get_kver(L, o, "since", true, "a syscall");
+	sc->header = get_str(L, o, "header", true, "a syscall");
+	sc->prototype = get_str(L, o, "prototype", true, "a syscall");
+	sc->summary = get_str(L, o, "summary", true, "a syscall");
+	sc->safety = safeties[pick(L, o, "safety", "a syscall", safeties, -1)];
+	json_t *io = json_object_get(o, "ioctl");
+	if (io && !L->failed) {
+		push_key(L, "ioctl");
+		if (check_object(L, io, "'ioctl'", ioctl_keys)) {
+			uint64_t nr = 0, type = 0;
+			sc->is_ioctl = true;
+			sc->ioctl_fd = get_str(L, io, "fd", true, "'ioctl'");
+			sc->ioctl_dir = ioctl_dirs[pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1)];
+			json_t *t = member(L, io, "type", true, "'ioctl'");
+			if (t && !L->failed) {
+				push_key(L, "type");
+				if (json_is_integer(t) && json_integer_value(t) >= 0 && json_integer_value(t) < 256)
+					type = (uint64_t)json_integer_value(t);
+				else if (!json_is_string(t) || !parse_c_int(json_string_value(t), false, &type) || type > 255)
+					lerr(L, "'type' must be 0..255");
+				pop(L);
+			}
+			get_uint(L, io, "nr", true, "'ioctl'", 0, 255, &nr);
+			sc->ioctl_type = (unsigned)type;
+			sc->ioctl_nr = (unsigned)nr;
+		}
+		pop(L);
+	}
+	const char *stn = get_str(L, o, "struct", false, "a syscall");
+	if (stn && !L->failed && !(sc->st = catalog_find_struct(L->cat, stn))) {
+		push_key(L, "struct");
+		lerr(L, "unknown struct '%s'", stn);
+		pop(L);
+	}
+	if (!L->failed && !sc->st && (!strcmp(sc->kind, "extensible") || !strcmp(sc->kind, "multiplexer")))
+		lerr(L, "syscall '%s' of kind %s needs a 'struct'", sc->name, sc->kind);
+	json_t *args = get_array(L, o, "args", true, "a syscall");
+	if (args && !L->failed)
+		load_args(L, args, sc);
+	load_size(L, o, sc);
+	load_rules(L, o, sc);
+
+	json_t *errs = get_array(L, o, "errors", true, "a syscall");
+	if (errs && !L->failed) {
+		static const char *const ek[] = { "errno", "meaning", NULL };
+		sc->errors = arena_alloc(L->a, sizeof(*sc->errors) * (json_array_size(errs) + 1));
+		push_key(L, "errors");
+		for (size_t i = 0; i < json_array_size(errs) && !L->failed; i++) {
+			json_t *eo = json_array_get(errs, i);
+			push_idx(L, i);
+			if (check_object(L, eo, "an error", ek)) {
+				check_errno_value(L, eo, "errno", "an error", false, &sc->errors[i].errno_name);
+				if (!sc->errors[i].errno_name && !L->failed)
+					lerr(L, "an error has no 'errno'");
+				sc->errors[i].meaning = get_str(L, eo, "meaning", true, "an error");
+			}
+			pop(L);
+			sc->nerrors = i + 1;
+		}
+		pop(L);
+	}
+	json_t *lin = get_array(L, o, "lineage", false, "a syscall");
+	if (lin && !L->failed) {
+		static const char *const lk[] = { "name", "since", "why", NULL };
+		sc->lineage = arena_alloc(L->a, sizeof(*sc->lineage) * (json_array_size(lin) + 1));
+		push_key(L, "lineage");
+		for (size_t i = 0; i < json_array_size(lin) && !L->failed; i++) {
+			json_t *lo = json_array_get(lin, i);
+			push_idx(L, i);
+			if (check_object(L, lo, "a lineage entry", lk)) {
+				sc->lineage[i].name = get_str(L, lo, "name", true, "a lineage entry");
+				sc->lineage[i].since = get_kver(L, lo, "since", true, "a lineage entry");
+				sc->lineage[i].why = get_str(L, lo, "why", true, "a lineage entry");
+			}
+			pop(L);
+			sc->nlineage = i + 1;
+		}
+		pop(L);
+	}
+	sc->notes = get_strings(L, o, "notes", "a syscall", &sc->nnotes);
+	sc->links = get_strings(L, o, "links", "a syscall", &sc->nlinks);
+}
+
+/* ---- driver ---- */
+
+static const char *const top_keys[] = { "syscalls", "structs", "flagsets", NULL };
+
+static size_t section_size(struct loader *L, json_t *root, const char *key)
+{
+	json_t *arr = get_array(L, root, key, false, "the file");
+	return arr ? json_array_size(arr) : 0;
+}
+
+/* Runs fn over every entry of section key of every file; checks names for duplicates. */
+#define EACH_ENTRY(L, srcs, n, key, arr, count, fn)                                          \
+	for (size_t f_ = 0; f_ < (n) && !(L)->failed; f_++) {                                  \
+		(L)->src = &(srcs)[f_];                                                        \
+		json_t *a_ = json_object_get((srcs)[f_].root, key);                            \
+		push_key(L, key);                                                              \
+		for (size_t i_ = 0; a_ && i_ < json_array_size(a_) && !(L)->failed; i_++) {    \
+			push_idx(L, i_);                                                       \
+			fn(L, json_array_get(a_, i_), &(arr)[(count)]);                        \
+			if (!(L)->failed)                                                      \
+				for (size_t j_ = 0; j_ < (count); j_++)                        \
+					if (!strcmp((arr)[j_].name, (arr)[(count)].name)) {    \
+						push_key(L, "name");                   \
+						lerr(L, "duplicate name '%s' (first defined in %s)", \
+						     (arr)[j_].name, (arr)[j_].file);          \
+						pop(L);                                        \
+					}                                                      \
+			(count)++;                                                             \
+			pop(L);                                                                \
+		}                                                                              \
+		pop(L);                                                                        \
+	}
+
+static struct catalog *load_sources(struct src *srcs, size_t n)
+{
+	struct catalog *cat = xcalloc(1, sizeof(*cat));
+	struct loader L = { .cat = cat, .a = &cat->arena };
+	size_t nsys = 0, nst = 0, nfs = 0;
+
+	for (size_t i = 0; i < n && !L.failed; i++) {
+		json_error_t je;
+		L.src = &srcs[i];
+		srcs[i].root = json_loadb(srcs[i].text, srcs[i].len, JSON_REJECT_DUPLICATES, &je);
+		if (!srcs[i].root) {
+			err("%s:%d:%d: %s", srcs[i].name, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, je.text);
+			L.failed = true;
+			break;
+		}
+		if (!check_object(&L, srcs[i].root, "the top level", top_keys))
+			break;
+		nsys += section_size(&L, srcs[i].root, "syscalls");
+		nst += section_size(&L, srcs[i].root, "structs");
+		nfs += section_size(&L, srcs[i].root, "flagsets");
+	}
+	if (!L.failed) {
+		cat->flagsets = arena_alloc(L.a, sizeof(*cat->flagsets) * (nfs + 1));
+		cat->structs = arena_alloc(L.a, sizeof(*cat->structs) * (nst + 1));
+		cat->syscalls = arena_alloc(L.a, sizeof(*cat->syscalls) * (nsys + 1));
+		/* flag sets, then structs (which name flag sets), then syscalls (which name both) */
+		EACH_ENTRY(&L, srcs, n, "flagsets", cat->flagsets, cat->nflagsets, load_flagset);
+		EACH_ENTRY(&L, srcs, n, "structs", cat->structs, cat->nstructs, load_struct);
+		EACH_ENTRY(&L, srcs, n, "syscalls", cat->syscalls, cat->nsyscalls, load_syscall);
+	}
+	for (size_t i = 0; i < n; i++)
+		json_decref(srcs[i].root);
+	if (L.failed) {
+		catalog_free(cat);
+		return NULL;
+	}
+	return cat;
+}
+
+struct catalog *catalog_load_buffers(const char *const *names, const char *const *texts,
+				     const size_t *lens, size_t n)
+{
+	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
+	for (size_t i = 0; i < n; i++)
+		srcs[i] = (struct src){ names[i], texts[i], lens[i], NULL };
+	struct catalog *c = load_sources(srcs, n);
+	free(srcs);
+	return c;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct catalog *catalog_load(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		err("cannot read the catalogue directory '%s': %s", dir, strerror(errno));
+		return NULL;
+	}
+	char **paths = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (de->d_name[0] == '.' || l < 6 || strcmp(de->d_name + l - 5, ".json") ||
+		    !strcmp(de->d_name, "schema.json"))
+			continue;
+		struct sbuf sb = SBUF_INIT;
+		sbuf_addf(&sb, "%s/%s", dir, de->d_name);
+		ALLOC_GROW(paths, n + 1, alloc);
+		paths[n++] = sbuf_detach(&sb);
+	}
+	closedir(d);
+	qsort(paths, n, sizeof(*paths), cmp_str);
+
+	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
+	struct catalog *c = NULL;
+	size_t loaded = 0;
+	for (; loaded < n; loaded++) {
+		char *text;
+		size_t len;
+		if (read_file_max(paths[loaded], CATALOG_FILE_MAX, &text, &len) < 0) {
+			if (errno == EFBIG)
+				err("%s:1:1: file too large (limit %u bytes)", paths[loaded], CATALOG_FILE_MAX);
+			else
+				err("%s: %s", paths[loaded], strerror(errno));
+			goto out;
+		}
+		srcs[loaded] = (struct src){ paths[loaded], text, len, NULL };
+	}
+	if (!n) {
+		err("no catalogue files (*.json) in '%s'", dir);
+		goto out;
+	}
+	c = load_sources(srcs, n);
+	if (c)
+		c->dir = arena_strdup(&c->arena, dir);
+out:
+	for (size_t i = 0; i < loaded; i++)
+		free((char *)srcs[i].text);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(srcs);
+	return c;
+}

@@ -1,0 +1,39 @@
+#include "model/kver.h"
+#include <stdio.h>
+#include "base/banned.h"
+
+int kver_parse(const char *s, uint32_t *out, int lenient)
+{
+	unsigned part[3] = { 0, 0, 0 };
+	int n = 0;
+	const char *p = s;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		unsigned v = 0;
+		while (*p >= '0' && *p <= '9') {
+			v = v * 10 + (unsigned)(*p++ - '0');
+			if (v > 255)
+				return -1;
+		}
+		part[n++] = v;
+		if (*p == '.' && n < 3) {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (n < 2 || (*p && !(lenient && (*p == '-' || *p == '+' || *p == '.'))))
+		return -1;
+	*out = KVER(part[0], part[1], part[2]);
+	return 0;
+}
+
+char *kver_str(uint32_t v, char buf[16])
+{
+	if (v & 0xff)
+		snprintf(buf, 16, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+	else
+		snprintf(buf, 16, "%u.%u", v >> 16, (v >> 8) & 0xff);
+	return buf;
+}

@@ -1,0 +1,13 @@
+/* kver: kernel release numbers ("5.6", "2.6.31", "6.18.44") as ordered integers. */
+#ifndef XSC_KVER_H
+#define XSC_KVER_H
+#include <stdint.h>
+
+#define KVER(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
+/* Parses "A.B" or "A.B.C" (each part 0..255, trailing "-suffix" ignored when lenient).
+ * Returns 0 or -1. */
+int kver_parse(const char *s, uint32_t *out, int lenient);
+/* Formats into buf (at least 16 bytes); returns buf. "6.18", or "2.6.31" when the third
+ * part is nonzero. */
+char *kver_str(uint32_t v, char buf[16]);
+#endif

@@ -1,0 +1,114 @@
+#include "model/xlat.h"
+#include <errno.h>
+#include <string.h>
+#include "base/banned.h"
+
+#define E(x) { x, #x }
+static const struct { int e; const char *name; } errnos[] = {
+	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG), E(ENOEXEC),
+	E(EBADF), E(ECHILD), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(ENOTBLK), E(EBUSY),
+	E(EEXIST), E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR), E(EINVAL), E(ENFILE), E(EMFILE),
+	E(ENOTTY), E(ETXTBSY), E(EFBIG), E(ENOSPC), E(ESPIPE), E(EROFS), E(EMLINK), E(EPIPE),
+	E(EDOM), E(ERANGE), E(EDEADLK), E(ENAMETOOLONG), E(ENOLCK), E(ENOSYS), E(ENOTEMPTY),
+	E(ELOOP), E(ENOMSG), E(EIDRM), E(ECHRNG), E(EL2NSYNC), E(EL3HLT), E(EL3RST), E(ELNRNG),
+	E(EUNATCH), E(ENOCSI), E(EL2HLT), E(EBADE), E(EBADR), E(EXFULL), E(ENOANO), E(EBADRQC),
+	E(EBADSLT), E(EBFONT), E(ENOSTR), E(ENODATA), E(ETIME), E(ENOSR), E(ENONET), E(ENOPKG),
+	E(EREMOTE), E(ENOLINK), E(EADV), E(ESRMNT), E(ECOMM), E(EPROTO), E(EMULTIHOP),
+	E(EDOTDOT), E(EBADMSG), E(EOVERFLOW), E(ENOTUNIQ), E(EBADFD), E(EREMCHG), E(ELIBACC),
+	E(ELIBBAD), E(ELIBSCN), E(ELIBMAX), E(ELIBEXEC), E(EILSEQ), E(ERESTART), E(ESTRPIPE),
+	E(EUSERS), E(ENOTSOCK), E(EDESTADDRREQ), E(EMSGSIZE), E(EPROTOTYPE), E(ENOPROTOOPT),
+	E(EPROTONOSUPPORT), E(ESOCKTNOSUPPORT), E(EOPNOTSUPP), E(EPFNOSUPPORT), E(EAFNOSUPPORT),
+	E(EADDRINUSE), E(EADDRNOTAVAIL), E(ENETDOWN), E(ENETUNREACH), E(ENETRESET),
+	E(ECONNABORTED), E(ECONNRESET), E(ENOBUFS), E(EISCONN), E(ENOTCONN), E(ESHUTDOWN),
+	E(ETOOMANYREFS), E(ETIMEDOUT), E(ECONNREFUSED), E(EHOSTDOWN), E(EHOSTUNREACH),
+	E(EALREADY), E(EINPROGRESS), E(ESTALE), E(EUCLEAN), E(ENOTNAM), E(ENAVAIL), E(EISNAM),
+	E(EREMOTEIO), E(EDQUOT), E(ENOMEDIUM), E(EMEDIUMTYPE), E(ECANCELED), E(ENOKEY),
+	E(EKEYEXPIRED), E(EKEYREVOKED), E(EKEYREJECTED), E(EOWNERDEAD), E(ENOTRECOVERABLE),
+	E(ERFKILL), E(EHWPOISON),
+	/* The errno proposed with CHECK_FIELDS (asm-generic value); never merged. */
+	{ 134, "EEXTSYS_NOOP" },
+};
+#undef E
+
+const char *errno_name(int e)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errnos); i++)
+		if (errnos[i].e == e)
+			return errnos[i].name;
+	return NULL;
+}
+
+int errno_from_name(const char *name)
+{
+	if (!strcmp(name, "EWOULDBLOCK"))
+		return EAGAIN;
+	if (!strcmp(name, "ENOTSUP"))
+		return EOPNOTSUPP;
+	for (size_t i = 0; i < ARRAY_SIZE(errnos); i++)
+		if (!strcmp(errnos[i].name, name))
+			return errnos[i].e;
+	return -1;
+}
+
+void errno_each(void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(errnos); i++)
+		fn(errnos[i].name, ctx);
+}
+
+void xlat_number(struct sbuf *sb, uint64_t v)
+{
+	if (v < 10)
+		sbuf_addf(sb, "%u", (unsigned)v);
+	else
+		sbuf_addf(sb, "%#llx", (unsigned long long)v);
+}
+
+uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
+{
+	if (!fs) {
+		xlat_number(sb, v);
+		return 0;
+	}
+	if (fs->kind == FS_ENUM) {
+		for (size_t i = 0; i < fs->nflags; i++)
+			if (fs->flags[i].value == v) {
+				sbuf_adds(sb, fs->flags[i].name);
+				return 0;
+			}
+		if ((int64_t)v < 0 && (int64_t)v > -4096)
+			sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+		else
+			xlat_number(sb, v);
+		sbuf_addf(sb, " /* %s??? */", fs->prefix ? fs->prefix : "");
+		return v;
+	}
+	/* Bits. A combination (O_SYNC = __O_SYNC|O_DSYNC) is named only when it holds a bit
+	 * no single flag names; pure aliases (SCHED_FLAG_ALL) are never used to decode. */
+	uint64_t rest = v, single = 0;
+	size_t start = sb->len;
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (!fs->flags[i].mask)
+			single |= fs->flags[i].value;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < fs->nflags; i++) {
+			const struct flag *f = &fs->flags[i];
+			if (!f->value || (pass == 0) != f->mask)
+				continue;
+			if (f->mask && !(f->value & ~single))
+				continue;
+			if ((rest & f->value) == f->value) {
+				if (sb->len > start)
+					sbuf_addch(sb, '|');
+				sbuf_adds(sb, f->name);
+				rest &= ~f->value;
+			}
+		}
+	}
+	if (rest || sb->len == start) {
+		if (sb->len > start)
+			sbuf_addch(sb, '|');
+		xlat_number(sb, rest);
+	}
+	return rest;
+}

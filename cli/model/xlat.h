@@ -1,0 +1,21 @@
+/* xlat: numbers to names and back: errno names, flag words (strace style). */
+#ifndef XSC_XLAT_H
+#define XSC_XLAT_H
+#include <stdint.h>
+#include "base/sbuf.h"
+#include "model/catalog.h"
+
+/* "E2BIG" for 7; NULL when unknown. */
+const char *errno_name(int e);
+/* 7 for "E2BIG"; -1 when unknown. */
+int errno_from_name(const char *name);
+/* Call fn for every known errno name (for completion and suggestions). */
+void errno_each(void (*fn)(const char *name, void *ctx), void *ctx);
+
+/* Decodes v with fs into sb: bits as "A|B|0x40", an enum as "NAME" or
+ * "7 /\* PREFIX??? *\/". With fs NULL, the number alone (decimal below 10, else hex).
+ * Returns the bits no flag explains (0 for an enum that matched). */
+uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v);
+/* Writes v in hex ("0x1f") or decimal for small values. */
+void xlat_number(struct sbuf *sb, uint64_t v);
+#endif

@@ -1,0 +1,265 @@
+#include "repl.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <readline/history.h>
+#include <readline/readline.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "cmd/commands.h"
+#include "base/banned.h"
+
+#define HISTORY_MAX 1000
+
+static struct session *repl_session;
+
+/* ---- completion ---- */
+
+struct cands {
+	const char *prefix;
+	size_t plen;
+	char **v;
+	size_t n, alloc;
+};
+
+static void cand(struct cands *c, const char *name)
+{
+	if (strncmp(name, c->prefix, c->plen))
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], name))
+			return;
+	ALLOC_GROW(c->v, c->n + 2, c->alloc);
+	c->v[c->n++] = xstrdup(name);
+}
+
+static void cand_flagset(struct cands *c, const struct flagset *fs)
+{
+	for (size_t i = 0; fs && i < fs->nflags; i++)
+		cand(c, fs->flags[i].name);
+}
+
+static const struct field *field_named(const char *name)
+{
+	struct session *s = repl_session;
+	return s->cur ? cstruct_find_field(s->cur->st, name) : NULL;
+}
+
+/* Candidates for the word being completed, given the words before it. */
+static void collect(struct cands *c, char **words, int nwords)
+{
+	struct session *s = repl_session;
+	if (nwords == 0) {
+		for (const struct command *k = commands; k->name; k++)
+			cand(c, k->name);
+		return;
+	}
+	const struct command *cmd = command_find(words[0]);
+	if (!cmd)
+		return;
+	enum completer what = cmd->comp[nwords - 1 < 2 ? nwords - 1 : 2];
+	const struct catalog *cat = NULL;
+	if (what == COMP_ENTITY || what == COMP_VALUE)
+		cat = s->cat ? s->cat : (s->cat_failed ? NULL : session_catalog(s));
+	switch (what) {
+	case COMP_COMMAND:
+		for (const struct command *k = commands; k->name; k++)
+			cand(c, k->name);
+		break;
+	case COMP_ENTITY:
+		for (size_t i = 0; cat && i < cat->nsyscalls; i++)
+			cand(c, cat->syscalls[i].name);
+		for (size_t i = 0; cat && i < cat->nstructs; i++)
+			cand(c, cat->structs[i].name);
+		if (strcmp(cmd->name, "new"))
+			for (size_t i = 0; cat && i < cat->nflagsets; i++)
+				cand(c, cat->flagsets[i].name);
+		break;
+	case COMP_FIELD:
+		for (size_t i = 0; s->cur && i < s->cur->st->nfields; i++)
+			cand(c, s->cur->st->fields[i].name);
+		break;
+	case COMP_VALUE: {
+		const struct field *f = NULL;
+		for (int i = nwords - 1; i > 0 && !f; i--)
+			f = field_named(words[i]);
+		if (f)
+			cand_flagset(c, f->flagset);
+		if (cat)
+			cand_flagset(c, catalog_find_flagset(cat, "constants"));
+		break;
+	}
+	case COMP_BUFFER:
+		for (size_t i = 0; i < s->nbufs; i++)
+			cand(c, s->bufs[i]->name);
+		break;
+	case COMP_VERSION:
+		for (size_t i = 0; s->cur && i < s->cur->st->nversions; i++) {
+			char v[24];
+			snprintf(v, sizeof(v), "VER%zu", i);
+			cand(c, v);
+			if (s->cur->st->versions[i].name)
+				cand(c, s->cur->st->versions[i].name);
+		}
+		break;
+	case COMP_EXPECT:
+		cand(c, "size");
+		cand(c, "field");
+		cand(c, "bytes");
+		break;
+	case COMP_FILE:
+	case COMP_NONE:
+		break;
+	}
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	(void)end;
+	rl_attempted_completion_over = 1;
+	/* words before the one under the cursor, within the current ';'-separated command */
+	char *head = xstrndup(rl_line_buffer, (size_t)start);
+	char *cmdstart = strrchr(head, ';');
+	char **words = NULL;
+	int nwords = 0;
+	size_t alloc = 0;
+	for (char *p = cmdstart ? cmdstart + 1 : head; *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		char *w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		ALLOC_GROW(words, (size_t)nwords + 1, alloc);
+		words[nwords++] = xstrndup(w, (size_t)(p - w));
+	}
+	/* inside a value (after | & or '('), complete as a value of the same field */
+	bool in_value = start > 0 && strchr("|&(", rl_line_buffer[start - 1]);
+	struct cands c = { text, strlen(text), NULL, 0, 0 };
+	const struct command *cmd = nwords ? command_find(words[0]) : NULL;
+	if (cmd && cmd->comp[nwords - 1 < 2 ? nwords - 1 : 2] == COMP_FILE) {
+		for (int i = 0; i < nwords; i++)
+			free(words[i]);
+		free(words);
+		free(head);
+		rl_attempted_completion_over = 0;
+		return NULL; /* readline's own file-name completion */
+	}
+	if (in_value && nwords >= 2) {
+		const struct field *f = NULL;
+		for (int i = nwords - 1; i > 0 && !f; i--)
+			f = field_named(words[i]);
+		/* the word before the cursor may itself be a partial value like O_CREAT| */
+		if (f)
+			cand_flagset(&c, f->flagset);
+		if (repl_session->cat)
+			cand_flagset(&c, catalog_find_flagset(repl_session->cat, "constants"));
+	} else {
+		collect(&c, words, nwords);
+	}
+	for (int i = 0; i < nwords; i++)
+		free(words[i]);
+	free(words);
+	free(head);
+	if (!c.n) {
+		free(c.v);
+		return NULL;
+	}
+	/* matches[0] is the longest common prefix, as readline expects */
+	char **m = xmalloc((c.n + 2) * sizeof(*m));
+	size_t lcp = strlen(c.v[0]);
+	for (size_t i = 1; i < c.n; i++) {
+		size_t k = 0;
+		while (k < lcp && c.v[i][k] == c.v[0][k])
+			k++;
+		lcp = k;
+	}
+	m[0] = xstrndup(c.v[0], lcp);
+	memcpy(m + 1, c.v, c.n * sizeof(*m));
+	m[c.n + 1] = NULL;
+	free(c.v);
+	return m;
+}
+
+/* ---- history ---- */
+
+static char *history_path(bool create_dir)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	if (state && *state == '/')
+		sbuf_adds(&sb, state);
+	else if (home && *home)
+		sbuf_addf(&sb, "%s/.local/state", home);
+	else
+		return NULL;
+	sbuf_adds(&sb, "/xsc");
+	if (create_dir) {
+		/* mkdir -p */
+		for (char *p = sb.buf + 1; *p; p++)
+			if (*p == '/') {
+				*p = '\0';
+				mkdir(sb.buf, 0700);
+				*p = '/';
+			}
+		mkdir(sb.buf, 0700);
+	}
+	sbuf_adds(&sb, "/history");
+	return sbuf_detach(&sb);
+}
+
+static void save_history(const char *path)
+{
+	if (!path)
+		return;
+	struct sbuf tmp = SBUF_INIT;
+	sbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
+	int e = write_history(tmp.buf);
+	if (!e && rename(tmp.buf, path) == 0) {
+		sbuf_release(&tmp);
+		return;
+	}
+	warning("cannot save the history to '%s': %s", path, strerror(e ? e : errno));
+	unlink(tmp.buf);
+	sbuf_release(&tmp);
+}
+
+int repl_run(struct session *s)
+{
+	repl_session = s;
+	rl_readline_name = "xsc";
+	rl_attempted_completion_function = complete;
+	rl_basic_word_break_characters = " \t;|&(";
+	rl_completer_word_break_characters = (char *)" \t;|&(";
+	char *hist = history_path(true);
+	using_history();
+	stifle_history(HISTORY_MAX);
+	if (hist)
+		read_history(hist); /* a missing or odd file just means no history */
+	int result = 0;
+	while (!s->quit) {
+		char *line = readline("xsc> ");
+		if (!line) {
+			fputc('\n', stdout);
+			break;
+		}
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p) {
+			HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
+			if (!last || strcmp(last->line, line))
+				add_history(line);
+			result = session_run_line(s, line);
+		}
+		free(line);
+	}
+	save_history(hist);
+	free(hist);
+	rl_clear_history();
+	return result;
+}

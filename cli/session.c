@@ -1,0 +1,229 @@
+#include "session.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "cmd/commands.h"
+#include "model/dataload.h"
+#include "base/banned.h"
+
+void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->color = COLOR_AUTO;
+}
+
+void session_release(struct session *s)
+{
+	for (size_t i = 0; i < s->nbufs; i++)
+		structbuf_free(s->bufs[i]);
+	free(s->bufs);
+	catalog_free(s->cat);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool is_dir(const char *p)
+{
+	return access(p, R_OK | X_OK) == 0;
+}
+
+const char *session_default_data_dir(void)
+{
+	static char found[PATH_MAX];
+	if (found[0])
+		return found;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* installed: PREFIX/bin/xsc → PREFIX/share/xsc/data; source tree: build/xsc → data */
+			const char *const rel[] = { "/../share/xsc/data", "/../data", "/../../data" };
+			for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+				snprintf(found, sizeof(found), "%s%s", exe, rel[i]);
+				if (is_dir(found))
+					return found;
+			}
+		}
+	}
+	snprintf(found, sizeof(found), "data");
+	return found;
+}
+
+const struct catalog *session_catalog(struct session *s)
+{
+	if (!s->cat && !s->cat_failed) {
+		s->cat = catalog_load(s->data_dir ? s->data_dir : session_default_data_dir());
+		s->cat_failed = !s->cat;
+	} else if (s->cat_failed) {
+		err("the catalogue did not load (see the first error)");
+	}
+	return s->cat;
+}
+
+struct structbuf *session_find_buffer(struct session *s, const char *name)
+{
+	for (size_t i = 0; i < s->nbufs; i++)
+		if (!strcmp(s->bufs[i]->name, name))
+			return s->bufs[i];
+	return NULL;
+}
+
+void session_add_buffer(struct session *s, struct structbuf *sb)
+{
+	for (size_t i = 0; i < s->nbufs; i++)
+		if (!strcmp(s->bufs[i]->name, sb->name)) {
+			structbuf_free(s->bufs[i]);
+			s->bufs[i] = sb;
+			s->cur = sb;
+			return;
+		}
+	ALLOC_GROW(s->bufs, s->nbufs + 1, s->bufs_alloc);
+	s->bufs[s->nbufs++] = sb;
+	s->cur = sb;
+}
+
+bool session_arg_quoted(const struct session *s, int i)
+{
+	return s->quoted && s->quoted[i];
+}
+
+void free_argv(int argc, char **argv, bool *quoted)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	free(quoted);
+}
+
+/* Shell-like words: 'single' quotes are literal, "double" quotes allow \" \\ (the value
+ * parser sees the text inside, and knows it was quoted), a backslash escapes outside quotes. */
+int session_tokenize(const char *line, const char **rest, char ***argvp, bool **quotedp)
+{
+	char **argv = NULL;
+	bool *quoted = NULL;
+	size_t argc = 0, alloc = 0, qalloc = 0;
+	const char *p = line;
+	*rest = NULL;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		if (*p == ';') {
+			*rest = p + 1;
+			break;
+		}
+		struct sbuf w = SBUF_INIT;
+		bool dq = false, other = false;
+		while (*p && !strchr(" \t\r\n;", *p)) {
+			if (*p == '\'') {
+				const char *e = strchr(p + 1, '\'');
+				if (!e) {
+					sbuf_release(&w);
+					free_argv((int)argc, argv, quoted);
+					return err("unterminated ' quote");
+				}
+				sbuf_add(&w, p + 1, (size_t)(e - p - 1));
+				p = e + 1;
+				other = true;
+			} else if (*p == '"') {
+				for (p++; *p && *p != '"'; p++) {
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					else if (*p == '\\' && p[1])
+						sbuf_addch(&w, *p++);
+					sbuf_addch(&w, *p);
+				}
+				if (*p != '"') {
+					sbuf_release(&w);
+					free_argv((int)argc, argv, quoted);
+					return err("unterminated \" quote");
+				}
+				p++;
+				dq = true;
+			} else if (*p == '\\' && p[1]) {
+				sbuf_addch(&w, p[1]);
+				p += 2;
+				other = true;
+			} else {
+				sbuf_addch(&w, *p++);
+				other = true;
+			}
+		}
+		ALLOC_GROW(argv, argc + 2, alloc);
+		ALLOC_GROW(quoted, argc + 2, qalloc);
+		quoted[argc] = dq && !other;
+		argv[argc++] = sbuf_detach(&w);
+	}
+	ALLOC_GROW(argv, argc + 1, alloc);
+	argv[argc] = NULL;
+	*argvp = argv;
+	*quotedp = quoted;
+	return (int)argc;
+}
+
+int session_run_line(struct session *s, const char *line)
+{
+	int result = 0;
+	const char *p = line;
+	while (p) {
+		char **argv;
+		bool *quoted;
+		const char *rest;
+		int argc = session_tokenize(p, &rest, &argv, &quoted);
+		if (argc < 0)
+			return -1;
+		int r = 0;
+		if (argc > 0) {
+			s->quoted = quoted;
+			r = command_run(s, argc, argv);
+			s->quoted = NULL;
+		}
+		free_argv(argc > 0 ? argc : 0, argv, quoted);
+		if (r && !result)
+			result = r;
+		if ((r && !s->keep_going) || s->quit)
+			break;
+		p = rest;
+	}
+	return result;
+}
+
+int session_run_stream(struct session *s, FILE *fp, const char *name)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+	int result = 0;
+	ssize_t n;
+	while (!s->quit && (n = getline(&line, &cap, fp)) >= 0) {
+		lineno++;
+		if (memchr(line, '\0', (size_t)n)) {
+			diag_set_where(name, lineno);
+			int r = err("line contains a NUL byte");
+			diag_set_where(NULL, 0);
+			if (!result)
+				result = r;
+			if (!s->keep_going)
+				break;
+			continue;
+		}
+		diag_set_where(name, lineno);
+		int r = session_run_line(s, line);
+		diag_set_where(NULL, 0);
+		if (r && !result)
+			result = r;
+		if (r && !s->keep_going)
+			break;
+	}
+	if (ferror(fp) && !result)
+		result = err("%s: read error: %s", name, strerror(errno));
+	free(line);
+	return result;
+}

@@ -1,0 +1,48 @@
+/* session: the state one run of xsc keeps between commands (sqlite's ShellState):
+ * the catalogue (loaded on first use), the buffers, output mode and options. */
+#ifndef XSC_SESSION_H
+#define XSC_SESSION_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "base/out.h"
+#include "model/catalog.h"
+#include "model/structbuf.h"
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct session {
+	const char *data_dir;      /* --data / XSC_DATA, or NULL for the default */
+	struct catalog *cat;
+	bool cat_failed;
+	struct structbuf **bufs;
+	size_t nbufs, bufs_alloc;
+	struct structbuf *cur;
+	bool json, keep_going, quit;
+	enum color_mode color;
+	struct out out;            /* set up for each command */
+	const bool *quoted;        /* per argv entry of the running command: was it quoted? */
+};
+
+void session_init(struct session *s);
+void session_release(struct session *s);
+/* The catalogue, loaded on first use; NULL (error reported) when it cannot load. */
+const struct catalog *session_catalog(struct session *s);
+/* Where the default catalogue is: installed next to the binary, else the source tree. */
+const char *session_default_data_dir(void);
+struct structbuf *session_find_buffer(struct session *s, const char *name);
+/* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
+void session_add_buffer(struct session *s, struct structbuf *sb);
+/* Was argv[i] of the running command written in double quotes? */
+bool session_arg_quoted(const struct session *s, int i);
+
+/* Runs one line: commands separated by ';', shell-like quoting, '#' comments.
+ * Returns 0, -1 (a command failed) or CMD_USAGE. With keep_going false, stops at the
+ * first failure. */
+int session_run_line(struct session *s, const char *line);
+/* Runs every line of fp (a script or stdin); name is used in FILE:LINE: messages. */
+int session_run_stream(struct session *s, FILE *fp, const char *name);
+/* Tokenizes one command into argv (heap; free with free_argv). Returns argc, or -1 with an
+ * error. *rest is set past a ';' that ends the command, or to NULL at the end of line. */
+int session_tokenize(const char *line, const char **rest, char ***argv, bool **quoted);
+void free_argv(int argc, char **argv, bool *quoted);
+#endif
