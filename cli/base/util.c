@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/banned.h"
@@ -71,7 +72,7 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len)
 		errno = EISDIR;
 		goto fail;
 	}
-	size_t cap = 4096, n = 0;
+	size_t cap = st.st_size > 0 && (size_t)st.st_size < max ? (size_t)st.st_size + 1 : 4096, n = 0;
 	char *buf = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
@@ -151,28 +152,23 @@ fail:
 	return -1;
 }
 
-struct arena_block {
-	struct arena_block *next;
-	size_t used, cap;
-	_Alignas(16) unsigned char mem[];
-};
-
 void *arena_alloc(struct arena *a, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
-	struct arena_block *b = a->head;
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > 16384 ? n : 16384;
-		b = xmalloc(sizeof(*b) + cap);
-		b->next = a->head;
-		b->used = 0;
-		b->cap = cap;
-		a->head = b;
+	if (!a->base) {
+		void *p = mmap(NULL, ARENA_RESERVE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			die("out of memory (arena)");
+		a->base = p;
+		a->cap = ARENA_RESERVE;
+		a->used = 0;
 	}
-	void *p = b->mem + b->used;
-	b->used += n;
-	memset(p, 0, n);
-	return p;
+	if (n > a->cap - a->used)
+		die("out of memory: the arena's %zu MiB are used up", a->cap >> 20);
+	void *p = a->base + a->used;
+	a->used += n;
+	return p; /* fresh anonymous pages are zero */
 }
 
 char *arena_strdup(struct arena *a, const char *s)
@@ -185,11 +181,10 @@ char *arena_strdup(struct arena *a, const char *s)
 
 void arena_release(struct arena *a)
 {
-	while (a->head) {
-		struct arena_block *next = a->head->next;
-		free(a->head);
-		a->head = next;
-	}
+	if (a->base)
+		munmap(a->base, a->cap);
+	a->base = NULL;
+	a->used = a->cap = 0;
 }
 
 void suggest_add(struct suggest *s, const char *candidate)

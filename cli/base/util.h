@@ -39,11 +39,14 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* Write data to path atomically (temporary file in the same directory, then rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
-/* An arena: many small allocations freed at once. */
+/* An arena: many small allocations in one contiguous region, freed at once. Being one
+ * region, it can be saved and mapped back at another address (see catalog_relocate). */
 struct arena {
-	struct arena_block *head;
+	unsigned char *base;
+	size_t used, cap;
 };
-#define ARENA_INIT { NULL }
+#define ARENA_INIT { NULL, 0, 0 }
+#define ARENA_RESERVE ((size_t)256 << 20) /* address space, not memory */
 void *arena_alloc(struct arena *a, size_t n);      /* zeroed, 16-aligned */
 char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
 void arena_release(struct arena *a);

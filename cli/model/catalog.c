@@ -116,3 +116,83 @@ const char *arg_role_name(enum arg_role r)
 	};
 	return names[r];
 }
+
+/* Moves every pointer of c by delta; each must land inside [lo, hi) (or be NULL). */
+struct reloc_ctx {
+	ptrdiff_t delta;
+	const unsigned char *lo, *hi;
+	bool bad;
+};
+
+static void *mv(struct reloc_ctx *r, const void *p)
+{
+	if (!p)
+		return NULL;
+	const unsigned char *q = (const unsigned char *)p + r->delta;
+	if (q < r->lo || q >= r->hi) {
+		r->bad = true;
+		return NULL;
+	}
+	return (void *)q;
+}
+
+#define MV(r, p) ((p) = mv((r), (p)))
+#define MV_STRS(r, arr, n)                          \
+	do {                                        \
+		MV(r, arr);                         \
+		for (size_t k_ = 0; (arr) && k_ < (n); k_++) \
+			MV(r, (arr)[k_]);           \
+	} while (0)
+
+int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t len)
+{
+	struct reloc_ctx r = { delta, lo, (const unsigned char *)lo + len, false };
+	MV(&r, c->flagsets);
+	MV(&r, c->structs);
+	MV(&r, c->syscalls);
+	if (r.bad)
+		return -1;
+	for (size_t i = 0; i < c->nflagsets && !r.bad; i++) {
+		struct flagset *fs = &c->flagsets[i];
+		MV(&r, fs->name), MV(&r, fs->prefix), MV(&r, fs->header), MV(&r, fs->doc), MV(&r, fs->file);
+		MV(&r, fs->flags);
+		for (size_t k = 0; fs->flags && k < fs->nflags && !r.bad; k++) {
+			struct flag *f = &fs->flags[k];
+			MV(&r, f->name), MV(&r, f->doc);
+			MV_STRS(&r, f->companions, f->ncompanions);
+		}
+	}
+	for (size_t i = 0; i < c->nstructs && !r.bad; i++) {
+		struct cstruct *st = &c->structs[i];
+		MV(&r, st->name), MV(&r, st->header), MV(&r, st->doc), MV(&r, st->file);
+		MV(&r, st->fields), MV(&r, st->versions), MV(&r, st->size_field);
+		MV(&r, st->direction);
+		for (size_t k = 0; st->fields && k < st->nfields && !r.bad; k++) {
+			struct field *f = &st->fields[k];
+			MV(&r, f->name), MV(&r, f->doc), MV(&r, f->zero), MV(&r, f->type_text), MV(&r, f->flagset);
+			MV_STRS(&r, f->aliases, f->naliases);
+		}
+		for (size_t k = 0; st->versions && k < st->nversions; k++)
+			MV(&r, st->versions[k].name);
+	}
+	for (size_t i = 0; i < c->nsyscalls && !r.bad; i++) {
+		struct syscall *sc = &c->syscalls[i];
+		MV(&r, sc->name), MV(&r, sc->header), MV(&r, sc->prototype), MV(&r, sc->summary), MV(&r, sc->file);
+		MV(&r, sc->ioctl_fd), MV(&r, sc->st), MV(&r, sc->size_name);
+		MV(&r, sc->kind), MV(&r, sc->safety), MV(&r, sc->ioctl_dir);
+		MV(&r, sc->rules.zero), MV(&r, sc->rules.below_ver0), MV(&r, sc->rules.tail);
+		MV(&r, sc->rules.writeback), MV(&r, sc->rules.check_order);
+		MV(&r, sc->args), MV(&r, sc->errors), MV(&r, sc->lineage);
+		for (size_t k = 0; sc->args && k < sc->nargs; k++) {
+			struct sarg *a = &sc->args[k];
+			MV(&r, a->name), MV(&r, a->type), MV(&r, a->def), MV(&r, a->doc), MV(&r, a->st), MV(&r, a->flagset);
+		}
+		for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
+			MV(&r, sc->errors[k].errno_name), MV(&r, sc->errors[k].meaning);
+		for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
+			MV(&r, sc->lineage[k].name), MV(&r, sc->lineage[k].why);
+		MV_STRS(&r, sc->notes, sc->nnotes);
+		MV_STRS(&r, sc->links, sc->nlinks);
+	}
+	return r.bad ? -1 : 0;
+}

@@ -132,4 +132,8 @@ const struct sversion *cstruct_find_version(const struct cstruct *st, const char
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
+
+/* Moves every pointer in c by delta after its arena was copied elsewhere; each must land
+ * inside [lo, lo + len). Returns -1 (c unusable) when one does not. */
+int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t len);
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "model/kver.h"
@@ -201,29 +202,22 @@ static bool check_object(struct loader *L, json_t *obj, const char *what, const 
 	const char *key;
 	json_t *v;
 	json_object_foreach(obj, key, v) {
-		bool ok = false;
-		const char *best = NULL;
-		size_t bestd = (size_t)-1;
-		for (const char *const *a = allowed; *a; a++) {
-			if (!strcmp(*a, key)) {
-				ok = true;
-				break;
-			}
-			size_t d = levenshtein(*a, key);
-			if (d < bestd) {
-				bestd = d;
-				best = *a;
-			}
-		}
-		if (!ok) {
-			push_key(L, key);
-			if (best && bestd <= 2)
-				lerr(L, "unknown key '%s' in %s (did you mean '%s'?)", key, what, best);
-			else
-				lerr(L, "unknown key '%s' in %s", key, what);
-			pop(L);
-			return false;
-		}
+		const char *const *a = allowed;
+		while (*a && strcmp(*a, key))
+			a++;
+		if (*a)
+			continue;
+		struct suggest sg = SUGGEST_INIT(key);
+		for (a = allowed; *a; a++)
+			suggest_add(&sg, *a);
+		const char *best = suggest_best(&sg, 2);
+		push_key(L, key);
+		if (best)
+			lerr(L, "unknown key '%s' in %s (did you mean '%s'?)", key, what, best);
+		else
+			lerr(L, "unknown key '%s' in %s", key, what);
+		pop(L);
+		return false;
 	}
 	return true;
 }
@@ -391,7 +385,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 {
 	if (!check_object(L, o, "a flag set", flagset_keys))
 		return;
-	fs->file = L->src->name;
+	fs->file = arena_strdup(L->a, L->src->name);
 	fs->name = get_str(L, o, "name", true, "a flag set");
 	fs->kind = (enum flagset_kind)pick(L, o, "kind", "a flag set", flagset_kinds, -1);
 	fs->prefix = get_str(L, o, "prefix", false, "a flag set");
@@ -522,12 +516,18 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->string = get_bool(L, fo, "string");
 		if (L->failed)
 			goto next;
-		for (size_t j = 0; j < i; j++)
-			if (cstruct_find_field(&(struct cstruct){ .fields = st->fields, .nfields = j }, f->name) ||
-			    (f->naliases && cstruct_find_field(&(struct cstruct){ .fields = st->fields, .nfields = j }, f->aliases[0]))) {
+		for (size_t j = 0; j < i && !L->failed; j++) {
+			const struct field *g = &st->fields[j];
+			bool dup = !strcmp(g->name, f->name);
+			for (size_t k = 0; k < g->naliases; k++)
+				dup |= !strcmp(g->aliases[k], f->name);
+			for (size_t k = 0; k < f->naliases; k++)
+				dup |= !strcmp(g->name, f->aliases[k]);
+			if (dup)
 				lerr(L, "duplicate field '%s' in struct '%s'", f->name, st->name);
-				goto next;
-			}
+		}
+		if (L->failed)
+			goto next;
 		push_key(L, "offset");
 		unsigned align = st->packed ? 1 : f->elem_size;
 		if (f->offset < end)
@@ -599,11 +599,11 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 {
 	if (!check_object(L, o, "a struct", struct_keys))
 		return;
-	st->file = L->src->name;
+	st->file = arena_strdup(L->a, L->src->name);
 	st->name = get_str(L, o, "name", true, "a struct");
 	st->header = get_str(L, o, "header", true, "a struct");
 	st->doc = get_str(L, o, "doc", true, "a struct");
-	st->direction = directions[pick(L, o, "direction", "a struct", directions, 0)];
+	st->direction = arena_strdup(L->a, directions[pick(L, o, "direction", "a struct", directions, 0)]);
 	st->packed = get_bool(L, o, "packed");
 	uint64_t align = 0;
 	bool has_align = get_uint(L, o, "align", false, "a struct", 1, 4096, &align);
@@ -819,8 +819,8 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 			r->cap = v;
 		r->cap_since = get_kver(L, ro, "cap_since", false, "'rules'");
 		if (json_object_get(ro, "tail"))
-			r->tail = tails[pick(L, ro, "tail", "'rules'", tails, 0)];
-		r->writeback = writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)];
+			r->tail = arena_strdup(L->a, tails[pick(L, ro, "tail", "'rules'", tails, 0)]);
+		r->writeback = arena_strdup(L->a, writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)]);
 		r->check_order = get_str(L, ro, "check_order", false, "'rules'");
 	}
 	pop(L);
@@ -830,15 +830,15 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 {
 	if (!check_object(L, o, "a syscall", syscall_keys))
 		return;
-	sc->file = L->src->name;
+	sc->file = arena_strdup(L->a, L->src->name);
 	sc->name = get_str(L, o, "name", true, "a syscall");
-	sc->kind = kinds[pick(L, o, "kind", "a syscall", kinds, -1)];
+	sc->kind = arena_strdup(L->a, kinds[pick(L, o, "kind", "a syscall", kinds, -1)]);
 	load_nr(L, o, sc);
 	sc->since = get_kver(L, o, "since", true, "a syscall");
 	sc->header = get_str(L, o, "header", true, "a syscall");
 	sc->prototype = get_str(L, o, "prototype", true, "a syscall");
 	sc->summary = get_str(L, o, "summary", true, "a syscall");
-	sc->safety = safeties[pick(L, o, "safety", "a syscall", safeties, -1)];
+	sc->safety = arena_strdup(L->a, safeties[pick(L, o, "safety", "a syscall", safeties, -1)]);
 	json_t *io = json_object_get(o, "ioctl");
 	if (io && !L->failed) {
 		push_key(L, "ioctl");
@@ -846,7 +846,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 			uint64_t nr = 0, type = 0;
 			sc->is_ioctl = true;
 			sc->ioctl_fd = get_str(L, io, "fd", true, "'ioctl'");
-			sc->ioctl_dir = ioctl_dirs[pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1)];
+			sc->ioctl_dir = arena_strdup(L->a, ioctl_dirs[pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1)]);
 			json_t *t = member(L, io, "type", true, "'ioctl'");
 			if (t && !L->failed) {
 				push_key(L, "type");
@@ -1005,6 +1005,144 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* ---- the cache: a parsed catalogue saved as its arena plus a relocation ----
+ * Parsing ~200 KB of JSON takes milliseconds; mapping the saved arena back takes
+ * microseconds. The key covers the layout of the types, the binary, the directory and every
+ * file's identity, so any edit (or another build) parses afresh. */
+
+#define CACHE_MAGIC "XSCCAT1"
+
+struct cache_header {
+	char magic[8];
+	uint64_t key, checksum, used, old_base;
+	struct catalog cat;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The checksum of the saved arena: FNV-style, a word at a time. */
+static uint64_t checksum(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	return fnv(h, b + i, n - i);
+}
+
+static uint64_t fnv_stat(uint64_t h, const struct stat *st)
+{
+	h = fnv(h, &st->st_dev, sizeof(st->st_dev));
+	h = fnv(h, &st->st_ino, sizeof(st->st_ino));
+	h = fnv(h, &st->st_size, sizeof(st->st_size));
+	return fnv(h, &st->st_mtim, sizeof(st->st_mtim));
+}
+
+/* The cache file for dir, or NULL when caching is off or there is no cache directory. */
+static char *cache_path(const char *dir)
+{
+	const char *off = getenv("XSC_NO_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (off && *off && strcmp(off, "0"))
+		return NULL;
+	struct sbuf sb = SBUF_INIT;
+	if (xdg && *xdg == '/')
+		sbuf_addf(&sb, "%s/xsc", xdg);
+	else if (home && *home == '/')
+		sbuf_addf(&sb, "%s/.cache/xsc", home);
+	else
+		return NULL;
+	char *real = realpath(dir, NULL);
+	uint64_t h = fnv(0xcbf29ce484222325ULL, real ? real : dir, strlen(real ? real : dir));
+	free(real);
+	sbuf_addf(&sb, "/catalog-%016llx.bin", (unsigned long long)h);
+	return sbuf_detach(&sb);
+}
+
+static uint64_t cache_key(char **paths, size_t n)
+{
+	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
+		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 1 /* format version */ };
+	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
+	struct stat st;
+	if (stat("/proc/self/exe", &st) == 0)
+		h = fnv_stat(h, &st);
+	for (size_t i = 0; i < n; i++) {
+		h = fnv(h, paths[i], strlen(paths[i]) + 1);
+		if (stat(paths[i], &st) == 0)
+			h = fnv_stat(h, &st);
+	}
+	return h;
+}
+
+static struct catalog *cache_load(const char *path, uint64_t key)
+{
+	char *buf;
+	size_t len;
+	if (!path || read_file_max(path, ARENA_RESERVE, &buf, &len) < 0)
+		return NULL;
+	struct catalog *c = NULL;
+	struct cache_header h;
+	if (len < sizeof(h))
+		goto out;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, CACHE_MAGIC, 8) || h.key != key || h.used != len - sizeof(h) ||
+	    h.checksum != checksum(key, buf + sizeof(h), (size_t)h.used))
+		goto out;
+	c = xcalloc(1, sizeof(*c));
+	*c = h.cat;
+	memset(&c->arena, 0, sizeof(c->arena));
+	unsigned char *base = arena_alloc(&c->arena, (size_t)h.used);
+	memcpy(base, buf + sizeof(h), (size_t)h.used);
+	if (catalog_relocate(c, (ptrdiff_t)((uintptr_t)base - (uintptr_t)h.old_base), base, (size_t)h.used) < 0) {
+		catalog_free(c);
+		c = NULL;
+	}
+out:
+	free(buf);
+	return c;
+}
+
+static void cache_save(const char *path, uint64_t key, const struct catalog *c)
+{
+	if (!path)
+		return;
+	char *dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	mkdir(dir, 0700);
+	free(dir);
+	struct cache_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, CACHE_MAGIC, 8);
+	h.key = key;
+	h.used = c->arena.used;
+	h.old_base = (uint64_t)(uintptr_t)c->arena.base;
+	h.checksum = checksum(key, c->arena.base, c->arena.used);
+	h.cat = *c;
+	size_t total = sizeof(h) + c->arena.used;
+	unsigned char *out = xmalloc(total);
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), c->arena.base, c->arena.used);
+	write_file_atomic(path, out, total); /* best effort: no cache just means parsing */
+	free(out);
+}
+
 struct catalog *catalog_load(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -1029,8 +1167,12 @@ struct catalog *catalog_load(const char *dir)
 	qsort(paths, n, sizeof(*paths), cmp_str);
 
 	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
-	struct catalog *c = NULL;
+	char *cpath = n ? cache_path(dir) : NULL;
+	uint64_t key = cpath ? cache_key(paths, n) : 0;
+	struct catalog *c = cache_load(cpath, key);
 	size_t loaded = 0;
+	if (c)
+		goto done;
 	for (; loaded < n; loaded++) {
 		char *text;
 		size_t len;
@@ -1049,7 +1191,10 @@ struct catalog *catalog_load(const char *dir)
 	}
 	c = load_sources(srcs, n);
 	if (c)
-		c->dir = arena_strdup(&c->arena, dir);
+		cache_save(cpath, key, c);
+done:
+	if (c)
+		c->dir = dir;
 out:
 	for (size_t i = 0; i < loaded; i++)
 		free((char *)srcs[i].text);
@@ -1057,5 +1202,6 @@ out:
 		free(paths[i]);
 	free(paths);
 	free(srcs);
+	free(cpath);
 	return c;
 }
