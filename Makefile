@@ -14,7 +14,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKGS    := readline jansson
 # Debian packages the build and the tests need (pkg-config names above come from these).
-DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux
+DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux libbpf-dev
 
 ifeq ($(SANITIZE),1)
 BUILD   ?= build/asan
@@ -34,6 +34,9 @@ OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Extra flags and libraries for one unit test: TEST_CFLAGS_<name>, TEST_LIBS_<name>.
+TEST_CFLAGS_test_layout = $(shell pkg-config --cflags libbpf 2>/dev/null)
+TEST_LIBS_test_layout   = $(shell pkg-config --libs libbpf 2>/dev/null)
 
 .PHONY: all build run test check deps install uninstall clean bench
 .DEFAULT_GOAL := all
@@ -56,7 +59,7 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -Itests/unit $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxsc-core.a $(PKG_LIBS)
+	$(CC) $(XCFLAGS) -Itests/unit $(PKG_CFLAGS) $(TEST_CFLAGS_$*) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxsc-core.a $(PKG_LIBS) $(TEST_LIBS_$*)
 
 # Installs what is missing; does nothing when everything is present.
 deps:

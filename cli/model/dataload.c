@@ -315,7 +315,7 @@ static int pick(struct loader *L, json_t *obj, const char *key, const char *what
 {
 	const char *s = get_str(L, obj, key, dflt < 0, what);
 	if (!s)
-		return dflt;
+		return dflt < 0 ? 0 : dflt; /* absent: reported if required, the caller sees a valid index */
 	for (int i = 0; choices[i]; i++)
 		if (!strcmp(choices[i], s))
 			return i;

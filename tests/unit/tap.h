@@ -8,15 +8,16 @@ static int tap_n, tap_failed;
 
 #define ok(cond, ...)                                                    \
 	do {                                                             \
+		int tap_c_ = !!(cond);                                   \
 		tap_n++;                                                 \
-		if (cond) {                                              \
+		if (tap_c_) {                                            \
 			printf("ok %d - ", tap_n);                       \
 		} else {                                                 \
 			tap_failed++;                                    \
 			printf("not ok %d - ", tap_n);                   \
 		}                                                        \
 		printf(__VA_ARGS__);                                     \
-		printf(cond ? "\n" : "  (%s:%d)\n", __FILE__, __LINE__); \
+		printf(tap_c_ ? "\n" : "  (%s:%d)\n", __FILE__, __LINE__); \
 	} while (0)
 
 #define is_str(got, want, ...) ok(!strcmp((got), (want)), __VA_ARGS__); \

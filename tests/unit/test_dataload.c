@@ -33,8 +33,9 @@ int main(void)
 		ok(f && f->value == 0x20 && f->since == KVER(5, 12, 0), "RESOLVE_CACHED = 0x20 since 5.12");
 		catalog_free(cat);
 	}
-	ok(load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 8, "5.6") "," F("c", "u32", 12, "5.6"), "{\"size\": 16, \"since\": \"5.6\"}")) != NULL,
-	   "a good struct loads");
+	struct catalog *good = load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 8, "5.6") "," F("c", "u32", 12, "5.6"), "{\"size\": 16, \"since\": \"5.6\"}"));
+	ok(good != NULL, "a good struct loads");
+	catalog_free(good);
 	ok(!load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 4, "5.6"), "")), "overlap refused");
 	ok(!load1(STRUCT(F("a", "u32", 0, "5.6") "," F("b", "u64", 8, "5.6"), "")), "hole refused");
 	ok(!load1(STRUCT(F("a", "u32", 0, "5.6") "," F("b", "u64", 4, "5.6"), "")), "misaligned field refused");
