@@ -20,6 +20,8 @@ static const char usage_text[] =
 	"  --json             JSON output for every listing command\n"
 	"  --color=WHEN       auto (default), always or never; NO_COLOR turns it off\n"
 	"  --keep-going       in scripts, go on after a failing command\n"
+	"  --timeout MS       how long a live call may take (default 2000)\n"
+	"  --unsafe           let live calls change things outside their sandbox\n"
 	"  -c CMDS            run commands separated by ';'\n"
 	"  -h, --help         this text; 'xsc help' lists the commands\n"
 	"  --version          the version\n"
@@ -42,7 +44,7 @@ static int run_script(struct session *s, const char *path)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION };
+	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT };
 	static const struct option opts[] = {
 		{ "data", required_argument, NULL, OPT_DATA },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
 		{ "keep-going", no_argument, NULL, OPT_KEEP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session s;
@@ -65,6 +69,17 @@ int main(int argc, char **argv)
 		case OPT_DATA: s.data_dir = optarg; break;
 		case OPT_JSON: s.json = true; break;
 		case OPT_KEEP: s.keep_going = true; break;
+		case OPT_UNSAFE: s.unsafe = true; break;
+		case OPT_TIMEOUT: {
+			char *end;
+			unsigned long ms = strtoul(optarg, &end, 10);
+			if (*end || !ms || ms > 600000) {
+				usage_err("--timeout takes milliseconds, 1..600000, not '%s'", optarg);
+				return 2;
+			}
+			s.timeout_ms = (unsigned)ms;
+			break;
+		}
 		case 'c': cmds = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;

@@ -14,6 +14,8 @@ void session_init(struct session *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->color = COLOR_AUTO;
+	s->timeout_ms = 2000;
+	outcome_init(&s->last);
 }
 
 void session_release(struct session *s)
@@ -21,6 +23,7 @@ void session_release(struct session *s)
 	for (size_t i = 0; i < s->nbufs; i++)
 		structbuf_free(s->bufs[i]);
 	free(s->bufs);
+	outcome_release(&s->last);
 	catalog_free(s->cat);
 	memset(s, 0, sizeof(*s));
 }

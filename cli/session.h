@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "base/out.h"
 #include "model/catalog.h"
+#include "model/outcome.h"
 #include "model/structbuf.h"
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -18,6 +19,12 @@ struct session {
 	size_t nbufs, bufs_alloc;
 	struct structbuf *cur;
 	bool json, keep_going, quit;
+	bool unsafe;               /* --unsafe: live calls may change things outside the sandbox */
+	unsigned timeout_ms;       /* per live call */
+	/* the last call, for expect ok / errno / ret */
+	bool have_last;
+	const struct syscall *last_sc;
+	struct outcome last;
 	enum color_mode color;
 	struct out out;            /* set up for each command */
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */

@@ -56,6 +56,15 @@ const struct command commands[] = {
 	  "O_CREAT|O_RDWR', 'expect bytes 24 0 0'. Prints nothing when the assertion holds;\n"
 	  "otherwise fails with what was found.",
 	  CMD_CATALOG | CMD_BUFFER, { COMP_EXPECT, COMP_FIELD, COMP_VALUE } },
+	{ "call", cmd_call, "[--unsafe] SYSCALL [ARG=VALUE...]", "invoke a syscall on the running kernel, sandboxed",
+	  "Calls SYSCALL with the current buffer (or the newest buffer of its struct, or a zeroed\n"
+	  "one) in a forked child inside a fresh sandbox directory, with a timeout (--timeout MS,\n"
+	  "2000 by default). Arguments default from the catalogue; ARG=VALUE overrides one.\n"
+	  "Prints the call the way strace does, the result, why the kernel answered so (for\n"
+	  "EINVAL, follow-up calls find the refused flag bit or field) and every byte it wrote\n"
+	  "back, which is then in the buffer. Nothing outside the sandbox changes unless --unsafe\n"
+	  "is given. A syscall error is the answer, not a failure of the command.",
+	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },

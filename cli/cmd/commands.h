@@ -56,6 +56,7 @@ DECLARE_CMD(size);
 DECLARE_CMD(poke);
 DECLARE_CMD(dump);
 DECLARE_CMD(expect);
+DECLARE_CMD(call);
 DECLARE_CMD(help);
 DECLARE_CMD(quit);
 #endif

@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include "base/util.h"
 
+/* How a field's value is shown (the strace way): decimal unless the catalogue says. */
+enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD };
+
 enum ftype { FT_U8, FT_U16, FT_U32, FT_U64, FT_S8, FT_S16, FT_S32, FT_S64, FT_ALIGNED_U64, FT_PTR, FT_CHAR };
 
 struct flag {
@@ -31,6 +34,7 @@ struct flagset {
 struct field {
 	const char *name, *doc, *zero, *type_text;
 	enum ftype type;
+	enum fformat format;
 	unsigned elem_size, count; /* count: array length, 0 for a scalar */
 	unsigned offset, size;
 	uint32_t since;

@@ -434,7 +434,8 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
-					  "aliases", "reserved", "string", NULL };
+					  "aliases", "reserved", "string", "format", NULL };
+static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", NULL };
 static const char *const version_keys[] = { "name", "size", "since", NULL };
@@ -514,6 +515,9 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
 		f->reserved = get_bool(L, fo, "reserved");
 		f->string = get_bool(L, fo, "string");
+		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+		if (f->string)
+			f->format = FF_PTR;
 		if (L->failed)
 			goto next;
 		for (size_t j = 0; j < i && !L->failed; j++) {

@@ -106,9 +106,12 @@ uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 		}
 	}
 	if (rest || sb->len == start) {
-		if (sb->len > start)
+		bool named = sb->len > start;
+		if (named)
 			sbuf_addch(sb, '|');
 		xlat_number(sb, rest);
+		if (!named && rest && fs->prefix && *fs->prefix)
+			sbuf_addf(sb, " /* %s??? */", fs->prefix); /* strace: nothing known in it */
 	}
 	return rest;
 }

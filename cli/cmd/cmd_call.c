@@ -1,0 +1,146 @@
+/* call: invoke a syscall on the running kernel with the current buffer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "kernel/explain.h"
+#include "kernel/invoke.h"
+#include "model/decode.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+static struct structbuf *lookup(void *ctx, const char *name)
+{
+	return session_find_buffer(ctx, name);
+}
+
+/* The buffer a call uses: the current one when it is of the syscall's struct, else the
+ * newest buffer of that struct, else a fresh zeroed one. */
+static struct structbuf *buffer_for(struct session *s, const struct syscall *sc)
+{
+	if (!sc->st)
+		return NULL;
+	if (s->cur && s->cur->st == sc->st)
+		return s->cur;
+	for (size_t i = s->nbufs; i-- > 0;)
+		if (s->bufs[i]->st == sc->st) {
+			s->cur = s->bufs[i];
+			return s->cur;
+		}
+	for (size_t i = 0; s->cur && i < sc->nargs; i++)
+		if (sc->args[i].st == s->cur->st)
+			return s->cur;
+	struct structbuf *b = structbuf_new(sc->st->name, sc->st, sc);
+	session_add_buffer(s, b);
+	out_text(&s->out, "(made a zeroed %s buffer at %llu bytes)\n", sc->st->name, (unsigned long long)b->size);
+	return b;
+}
+
+static void print_outcome(struct session *s, const struct syscall *sc, const struct call_plan *plan,
+			  const struct outcome *o, const struct explanation *ex)
+{
+	struct out *o_ = &s->out;
+	struct sbuf line = SBUF_INIT, wb = SBUF_INIT;
+	decode_call(&line, s->cat, sc, o, plan->buf_arg);
+	explain_writeback(&wb, s->cat, plan->buf_arg >= 0 ? sc->st : NULL, o);
+	const char *en = o->stage == OS_CALLED && o->ret == -1 ? errno_name(o->err) : NULL;
+
+	out_text(o_, "%s\n", line.buf);
+	if (o->stage == OS_CALLED) {
+		if (en)
+			out_text(o_, "  %serror %s%s: %s\n", out_color(o_, OC_RED), en, out_color(o_, OC_RESET), strerror(o->err));
+		else
+			out_text(o_, "  %sreturned %ld%s\n", out_color(o_, OC_GREEN), o->ret, out_color(o_, OC_RESET));
+	}
+	for (const char *p = ex->text.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		out_text(o_, "  why: %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	if (wb.len) {
+		out_text(o_, "  the kernel wrote back:\n");
+		for (const char *p = wb.buf; *p;) {
+			const char *nl = strchr(p, '\n');
+			out_text(o_, "    %.*s\n", (int)(nl - p), p);
+			p = nl + 1;
+		}
+	}
+
+	out_obj(o_, NULL);
+	out_str(o_, "syscall", sc->name);
+	out_str(o_, "target", "live");
+	out_str(o_, "line", line.buf);
+	out_u64(o_, "size", o->size);
+	out_str(o_, "stage", (const char *[]){ "not_run", "setup", "called", "timeout", "signaled" }[o->stage]);
+	if (o->stage == OS_CALLED)
+		out_s64(o_, "ret", o->ret);
+	else
+		out_null(o_, "ret");
+	out_u64(o_, "errno", o->stage == OS_CALLED && o->ret == -1 ? (uint64_t)o->err : 0);
+	out_str(o_, "errno_name", en);
+	out_str(o_, "explanation", ex->text.buf);
+	out_u64(o_, "followup_calls", ex->followups);
+	out_arr(o_, "writeback");
+	for (size_t i = 0; i < o->len; i++)
+		if (o->before[i] != o->after[i]) {
+			out_obj(o_, NULL);
+			out_u64(o_, "offset", i);
+			out_u64(o_, "before", o->before[i]);
+			out_u64(o_, "after", o->after[i]);
+			out_end(o_);
+		}
+	out_end(o_);
+	out_u64(o_, "elapsed_us", o->elapsed_us);
+	out_end(o_);
+	sbuf_release(&line);
+	sbuf_release(&wb);
+}
+
+int cmd_call(struct session *s, int argc, char **argv)
+{
+	bool unsafe = s->unsafe;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--unsafe"))
+			unsafe = true;
+		else
+			return usage_err("call: unknown option '%s'", argv[i]);
+	}
+	if (i >= argc)
+		return command_usage(command_find("call"));
+	const struct syscall *sc = catalog_find_syscall(s->cat, argv[i]);
+	if (!sc) {
+		struct suggest sg = SUGGEST_INIT(argv[i]);
+		for (size_t k = 0; k < s->cat->nsyscalls; k++)
+			suggest_add(&sg, s->cat->syscalls[k].name);
+		const char *best = suggest_best(&sg, 3);
+		return best ? err("no syscall named '%s' (did you mean '%s'?)", argv[i], best)
+			    : err("no syscall named '%s'; 'list' shows them", argv[i]);
+	}
+	struct structbuf *sb = buffer_for(s, sc);
+	struct buffer_lookup bl = { lookup, s };
+	struct call_plan plan;
+	if (invoke_plan(s->cat, sc, sb, &bl, argc - i - 1, argv + i + 1, unsafe, s->timeout_ms, &plan) < 0) {
+		invoke_plan_release(&plan);
+		return -1;
+	}
+	struct outcome o;
+	if (invoke_run(&plan, &o) < 0) {
+		invoke_plan_release(&plan);
+		return -1;
+	}
+	struct explanation ex;
+	explanation_init(&ex);
+	explain_outcome(&ex, s->cat, &plan, &o, running_kernel());
+	print_outcome(s, sc, &plan, &o, &ex);
+	/* the buffer now holds what the kernel left in it, as a program would see it */
+	if (sb && plan.buf_arg >= 0 && o.stage == OS_CALLED)
+		memcpy(sb->data, o.after, o.len < sb->len ? o.len : sb->len);
+	outcome_release(&s->last);
+	s->last = o;
+	s->last_sc = sc;
+	s->have_last = true;
+	explanation_release(&ex);
+	invoke_plan_release(&plan);
+	return 0;
+}

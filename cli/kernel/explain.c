@@ -1,0 +1,307 @@
+#include "kernel/explain.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "model/decode.h"
+#include "model/kver.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+#define MAX_FOLLOWUPS 160
+
+void explanation_init(struct explanation *e)
+{
+	sbuf_init(&e->text);
+	e->followups = 0;
+}
+
+void explanation_release(struct explanation *e)
+{
+	sbuf_release(&e->text);
+}
+
+uint32_t running_kernel(void)
+{
+	struct utsname u;
+	uint32_t v;
+	if (uname(&u) < 0 || kver_parse(u.release, &v, 1) < 0)
+		return 0;
+	return v & ~0xffu; /* 6.18.44 → 6.18: the catalogue dates releases */
+}
+
+unsigned kernel_struct_size(const struct cstruct *st, uint32_t kv)
+{
+	unsigned size = 0;
+	for (size_t i = 0; i < st->nversions; i++)
+		if (!kv || st->versions[i].since <= kv)
+			size = st->versions[i].size;
+	return st->nversions ? size : st->size;
+}
+
+PRINTF_LIKE(2, 3)
+static void say(struct explanation *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&e->text, fmt, ap);
+	va_end(ap);
+	sbuf_addch(&e->text, '\n');
+}
+
+static const char *meaning(const struct syscall *sc, const char *errname)
+{
+	for (size_t i = 0; i < sc->nerrors; i++)
+		if (!strcmp(sc->errors[i].errno_name, errname))
+			return sc->errors[i].meaning;
+	return NULL;
+}
+
+static const struct sversion *version_of_size(const struct cstruct *st, uint64_t size)
+{
+	for (size_t i = 0; i < st->nversions; i++)
+		if (st->versions[i].size == size)
+			return &st->versions[i];
+	return NULL;
+}
+
+void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
+{
+	if (!o->after || !st)
+		return;
+	size_t n = o->len;
+	for (size_t off = 0; off < n;) {
+		if (o->before[off] == o->after[off]) {
+			off++;
+			continue;
+		}
+		const struct field *f = cstruct_field_at(st, off);
+		if (f) {
+			struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+			decode_field(&a, cat, f, o->before);
+			decode_field(&b, cat, f, o->after);
+			sbuf_addf(sb, "%s: %s -> %s\n", f->name, a.buf, b.buf);
+			sbuf_release(&a);
+			sbuf_release(&b);
+			off = f->offset + f->size;
+		} else {
+			size_t end = off;
+			while (end < n && o->before[end] != o->after[end])
+				end++;
+			sbuf_addf(sb, "bytes %zu..%zu (past the known struct): changed\n", off, end - 1);
+			off = end;
+		}
+	}
+}
+
+/* Runs the plan again with one change; returns the errno (0 = success, -1 = did not run). */
+static int followup(struct explanation *e, struct call_plan *plan)
+{
+	struct outcome o;
+	if (e->followups >= MAX_FOLLOWUPS)
+		return -1;
+	e->followups++;
+	if (invoke_run(plan, &o) < 0)
+		return -1;
+	int r = o.stage == OS_CALLED ? (o.ret == -1 ? o.err : 0) : -1;
+	outcome_release(&o);
+	return r;
+}
+
+static uint64_t get_le(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le(unsigned char *p, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static const char *flag_name(const struct flagset *fs, uint64_t bit)
+{
+	for (size_t i = 0; fs && i < fs->nflags; i++)
+		if (fs->flags[i].value == bit && !fs->flags[i].mask)
+			return fs->flags[i].name;
+	return NULL;
+}
+
+/* EINVAL: clear one flag bit at a time, then one field at a time, and see what changes. */
+static void bisect_einval(struct explanation *e, const struct catalog *cat, struct call_plan *plan)
+{
+	const struct syscall *sc = plan->sc;
+	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	bool found = false;
+	(void)cat;
+	/* flag words inside the struct */
+	for (size_t i = 0; st && i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (!f->flagset || f->flagset->kind != FS_BITS || f->count || f->offset + f->size > plan->buflen ||
+		    f->offset + f->size > plan->size)
+			continue;
+		uint64_t v = get_le(plan->buf + f->offset, f->elem_size);
+		for (unsigned b = 0; b < f->elem_size * 8; b++) {
+			uint64_t bit = 1ULL << b;
+			if (!(v & bit))
+				continue;
+			put_le(plan->buf + f->offset, f->elem_size, v & ~bit);
+			int r = followup(e, plan);
+			put_le(plan->buf + f->offset, f->elem_size, v);
+			if (r >= 0 && r != EINVAL) {
+				const char *n = flag_name(f->flagset, bit);
+				say(e, "the kernel refuses bit %u of %s (%s): without it the call gives %s", b, f->name,
+				    n ? n : "unknown to the catalogue", r ? errno_name(r) : "success");
+				found = true;
+			}
+		}
+	}
+	/* flags arguments */
+	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
+		const struct sarg *a = &sc->args[i];
+		if (a->role != AR_FLAGS || !a->flagset || a->flagset->kind != FS_BITS)
+			continue;
+		uint64_t v = plan->args[i];
+		for (unsigned b = 0; b < 64; b++) {
+			uint64_t bit = 1ULL << b;
+			if (!(v & bit))
+				continue;
+			plan->args[i] = v & ~bit;
+			int r = followup(e, plan);
+			plan->args[i] = v;
+			if (r >= 0 && r != EINVAL) {
+				const char *n = flag_name(a->flagset, bit);
+				say(e, "the kernel refuses bit %u of the %s argument (%s): without it the call gives %s", b,
+				    a->name, n ? n : "unknown to the catalogue", r ? errno_name(r) : "success");
+				found = true;
+			}
+		}
+	}
+	if (found || !st)
+		return;
+	/* a field constraint: zero one nonzero field at a time */
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (f == st->size_field || f->offset + f->size > plan->buflen || f->offset + f->size > plan->size)
+			continue;
+		unsigned char saved[64];
+		if (f->size > sizeof(saved))
+			continue;
+		memcpy(saved, plan->buf + f->offset, f->size);
+		bool zero = true;
+		for (unsigned k = 0; k < f->size; k++)
+			zero &= !saved[k];
+		if (zero)
+			continue;
+		memset(plan->buf + f->offset, 0, f->size);
+		int r = followup(e, plan);
+		memcpy(plan->buf + f->offset, saved, f->size);
+		if (r >= 0 && r != EINVAL) {
+			say(e, "the value of %s is refused here (with %s zero the call gives %s): a constraint between fields",
+			    f->name, f->name, r ? errno_name(r) : "success");
+			found = true;
+		}
+	}
+	if (!found)
+		say(e, "no single flag bit or field explains it: the combination, or an argument, is refused");
+}
+
+void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
+		     const struct outcome *o, uint32_t kv)
+{
+	const struct syscall *sc = plan->sc;
+	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	char kvs[16], since[16];
+	if (plan->notes.len)
+		say(e, "%s", plan->notes.buf);
+	switch (o->stage) {
+	case OS_NOT_RUN:
+		say(e, "the call did not run");
+		return;
+	case OS_SETUP:
+		say(e, "the sandbox could not be set up (%s); nothing was called", o->setup_error.buf);
+		return;
+	case OS_TIMEOUT:
+		say(e, "the call did not return within %u ms; its child was killed", plan->timeout_ms);
+		return;
+	case OS_SIGNALED:
+		say(e, "the sandboxed child died of signal %d (%s)", o->signal, strsignal(o->signal));
+		return;
+	case OS_CALLED:
+		break;
+	}
+	unsigned ksize = st ? kernel_struct_size(st, kv) : 0;
+	unsigned ver0 = st && st->nversions ? st->versions[0].size : ksize;
+	if (sc->has_rules && sc->rules.min)
+		ver0 = sc->rules.min;
+	uint64_t size = o->size;
+	const struct size_rules *r = &sc->rules;
+	int err = o->ret == -1 ? o->err : 0;
+	const char *en = err ? errno_name(err) : NULL;
+
+	if (err == ENOSYS) {
+		say(e, "this kernel (%s) has no %s; it was added in %s", kver_str(kv, kvs), sc->name,
+		    kver_str(sc->since, since));
+		return;
+	}
+	if (!err) {
+		if (st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER) {
+			const struct sversion *v = version_of_size(st, size);
+			if (size == 0 && r->zero && !strcmp(r->zero, "ver0"))
+				say(e, "size 0 is taken as the first version (%u bytes), an old-ABI quirk of %s", ver0, sc->name);
+			else if (size < ksize)
+				say(e, "size %llu is smaller than this kernel's struct (%u): the kernel zero-filled bytes %llu..%u, so those fields mean the old behaviour",
+				    (unsigned long long)size, ksize, (unsigned long long)size, ksize - 1);
+			else if (size > ksize)
+				say(e, "size %llu is larger than this kernel's struct (%u): the %llu bytes past it are zero, so the kernel accepted them",
+				    (unsigned long long)size, ksize, (unsigned long long)(size - ksize));
+			else
+				say(e, "size %llu is exactly this kernel's struct%s%s%s", (unsigned long long)size,
+				    v && v->name ? " (" : "", v && v->name ? v->name : "", v && v->name ? ")" : "");
+		}
+		if (o->ret > 2 && strstr(sc->summary, "file descriptor"))
+			say(e, "%ld is a file descriptor; it was closed when the sandboxed child exited", o->ret);
+		return;
+	}
+	const char *m = meaning(sc, en ? en : "");
+	if (err == E2BIG && st) {
+		if (r->cap && size > r->cap) {
+			say(e, "size %llu is above the %llu-byte cap %s puts on its struct%s%s", (unsigned long long)size,
+			    (unsigned long long)r->cap, sc->name, r->cap_since ? ", added in " : "",
+			    r->cap_since ? kver_str(r->cap_since, since) : "");
+		} else if (size < ver0 && r->below_ver0 && !strcmp(r->below_ver0, "E2BIG")) {
+			say(e, "size %llu is below the first version (%u): %s answers E2BIG rather than EINVAL", (unsigned long long)size,
+			    ver0, sc->name);
+		} else {
+			uint64_t end = size < plan->buflen ? size : plan->buflen;
+			uint64_t off = ksize;
+			while (off < end && !o->before[off])
+				off++;
+			if (off < end) {
+				const struct field *f = cstruct_field_at(st, off);
+				if (f)
+					say(e, "byte %llu is nonzero (0x%02x) and this kernel's struct ends at %u: it is in field %s, added in %s",
+					    (unsigned long long)off, o->before[off], ksize, f->name, kver_str(f->since, since));
+				else
+					say(e, "byte %llu is nonzero (0x%02x), past this kernel's struct (%u) and past every field the catalogue knows",
+					    (unsigned long long)off, o->before[off], ksize);
+			} else if (size > plan->buflen) {
+				say(e, "size %llu is past the memory xsc holds; the kernel refused it without a fault", (unsigned long long)size);
+			} else {
+				say(e, "no byte past this kernel's struct (%u) is nonzero: E2BIG came from a check inside the struct", ksize);
+			}
+		}
+	} else if (err == EINVAL && st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER &&
+		   size < ver0 && !(size == 0 && r->zero && strcmp(r->zero, "EINVAL"))) {
+		say(e, "size %llu is below the first published size, %u%s%s%s", (unsigned long long)size, ver0,
+		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
+		    st->nversions && st->versions[0].name ? ")" : "");
+	} else if (err == EINVAL) {
+		bisect_einval(e, cat, plan);
+	}
+	if (m)
+		say(e, "%s for %s: %s", en, sc->name, m);
+}

@@ -1,0 +1,27 @@
+/* explain: why the kernel answered as it did. Uses the catalogue, the running kernel's
+ * version and, for EINVAL, follow-up calls that clear one flag bit or field at a time. */
+#ifndef XSC_EXPLAIN_H
+#define XSC_EXPLAIN_H
+#include <stdint.h>
+#include "base/sbuf.h"
+#include "kernel/invoke.h"
+#include "model/catalog.h"
+#include "model/outcome.h"
+
+struct explanation {
+	struct sbuf text;        /* one sentence a line */
+	unsigned followups;      /* extra calls made to find the cause */
+};
+
+void explanation_init(struct explanation *e);
+void explanation_release(struct explanation *e);
+/* The running kernel's version (uname), or 0 when it cannot be read. */
+uint32_t running_kernel(void);
+/* The struct size a kernel of version kv knows: its newest version at kv. */
+unsigned kernel_struct_size(const struct cstruct *st, uint32_t kv);
+/* Explains o, the outcome of plan; may run plan again with changes (restored afterwards). */
+void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
+		     const struct outcome *o, uint32_t kv);
+/* The bytes the kernel changed, as "field: before -> after" lines. */
+void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o);
+#endif

@@ -1,0 +1,573 @@
+#include "kernel/invoke.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "kernel/sandbox.h"
+#include "model/value.h"
+#include "base/banned.h"
+
+#define CLONE_VM_FLAG 0x100ULL
+#define STACK_LEN (64 * 1024)
+#define EXTRA_LEN 4096
+
+static long arch_nr(const struct syscall *sc)
+{
+#if defined(__x86_64__)
+	return sc->is_ioctl ? SYS_ioctl : sc->nr_x86_64;
+#elif defined(__aarch64__)
+	return sc->is_ioctl ? SYS_ioctl : sc->nr_aarch64;
+#else
+	(void)sc;
+	return -1;
+#endif
+}
+
+bool invoke_supported(const struct syscall *sc, const char **why)
+{
+	static const char *const process_makers[] = { "fork", "vfork", "clone", NULL };
+	for (const char *const *p = process_makers; *p; p++)
+		if (!strcmp(sc->name, *p)) {
+			*why = "it would run a second copy of xsc; call clone3, whose child xsc makes exit at once";
+			return false;
+		}
+	if (arch_nr(sc) < 0) {
+		*why = "it does not exist on this architecture";
+		return false;
+	}
+	return true;
+}
+
+static enum prep_kind prep_for(const struct syscall *sc)
+{
+	if (!strcmp(sc->name, "PIDFD_GET_INFO"))
+		return PREP_PIDFD;
+	if (!strcmp(sc->name, "UFFDIO_API"))
+		return PREP_UFFD;
+	if (!strcmp(sc->name, "IORING_REGISTER_PROBE"))
+		return PREP_IOURING;
+	return PREP_NONE;
+}
+
+static const char *find_override(int nover, char **over, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < nover; i++)
+		if (!strncmp(over[i], name, n) && over[i][n] == '=')
+			return over[i] + n + 1;
+	return NULL;
+}
+
+/* A path escapes the sandbox when it is absolute or climbs with "..". */
+static bool escapes(const char *path)
+{
+	if (path[0] == '/')
+		return true;
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += n + (e ? 1 : 0);
+	}
+	return false;
+}
+
+/* Does this call, with these arguments, write to the file system? */
+static bool writes_files(const struct syscall *sc, const struct call_plan *plan)
+{
+	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "open_tree_attr",
+					       "statmount", "listmount", NULL };
+	for (const char *const *p = readers; *p; p++)
+		if (!strcmp(sc->name, *p))
+			return false;
+	if (!strcmp(sc->name, "openat2") && plan->buf) {
+		uint64_t flags;
+		memcpy(&flags, plan->buf, 8);
+		return flags & (01 | 02 | 0100 | 01000 | 02000 | 020000000); /* WRONLY RDWR CREAT TRUNC APPEND TMPFILE */
+	}
+	return true;
+}
+
+static bool harmless_bpf(const struct catalog *cat, uint64_t cmd)
+{
+	const struct flagset *fs = catalog_find_flagset(cat, "bpf_cmd");
+	for (size_t i = 0; fs && i < fs->nflags; i++) {
+		size_t n = strlen(fs->flags[i].name);
+		if (fs->flags[i].value == cmd && n > 12 && !strcmp(fs->flags[i].name + n - 12, "_GET_NEXT_ID"))
+			return true;
+	}
+	return false;
+}
+
+static int arg_value(const struct catalog *cat, const struct sarg *a, const char *text, bool raw_path,
+		     struct call_plan *plan, int i)
+{
+	if (raw_path && text[0] != '"') {
+		plan->strings[i] = xstrdup(text);
+		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
+		return 0;
+	}
+	struct value v;
+	if (value_parse(cat, a->flagset, text, &v) < 0)
+		return err("argument '%s' of %s: cannot use '%s'", a->name, plan->sc->name, text);
+	if (v.kind == VK_STRING) {
+		plan->strings[i] = xmalloc(v.text_len + 1);
+		memcpy(plan->strings[i], v.text, v.text_len);
+		plan->strings[i][v.text_len] = '\0';
+		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
+	} else if (v.kind == VK_INT) {
+		plan->args[i] = v.bits;
+	} else {
+		value_release(&v);
+		return err("argument '%s': &BUFFER is only for struct fields", a->name);
+	}
+	value_release(&v);
+	return 0;
+}
+
+static void *map_with_guard(size_t len, size_t *map_len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (len + page - 1) / page * page;
+	if (!body)
+		body = page;
+	unsigned char *p = mmap(NULL, body + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("out of memory (call buffer)");
+	mprotect(p + body, page, PROT_NONE);
+	*map_len = body + page;
+	return p;
+}
+
+static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *bufs, struct call_plan *plan)
+{
+	plan->buflen = sb->len;
+	plan->buf = map_with_guard(sb->len, &plan->map_len);
+	memcpy(plan->buf, sb->data, sb->len);
+	for (size_t i = 0; i < sb->nrelocs; i++) {
+		const struct reloc *r = &sb->relocs[i];
+		uint64_t addr;
+		if (r->kind == RL_STRING) {
+			addr = (uint64_t)(uintptr_t)r->text;
+		} else {
+			struct structbuf *o = bufs ? bufs->find(bufs->ctx, r->text) : NULL;
+			if (!o)
+				return err("field at offset %u points at buffer '%s', which no longer exists", r->offset, r->text);
+			if (plan->ncopies == ARRAY_SIZE(plan->copies))
+				return err("too many &BUFFER pointers in one struct");
+			void *copy = xmalloc(o->len);
+			memcpy(copy, o->data, o->len);
+			plan->copies[plan->ncopies++] = copy;
+			addr = (uint64_t)(uintptr_t)copy;
+		}
+		memcpy(plan->buf + r->offset, &addr, 8);
+	}
+	plan->size = structbuf_kernel_size(sb);
+	return 0;
+}
+
+int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
+		const struct buffer_lookup *bufs, int nover, char **over, bool unsafe, unsigned timeout_ms,
+		struct call_plan *plan)
+{
+	const char *why;
+	memset(plan, 0, sizeof(*plan));
+	sbuf_init(&plan->notes);
+	plan->sc = sc;
+	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
+	plan->timeout_ms = timeout_ms;
+	if (!invoke_supported(sc, &why))
+		return err("cannot call %s live: %s", sc->name, why);
+	plan->nr = arch_nr(sc);
+	plan->prep = prep_for(sc);
+	plan->ns = !strcmp(sc->safety, "namespace");
+	plan->clone3 = !strcmp(sc->name, "clone3");
+	if (sc->nargs > 6)
+		return err("%s has more than six arguments", sc->name);
+	plan->nargs = (int)sc->nargs;
+	for (int i = 0; i < nover; i++) {
+		const char *eq = strchr(over[i], '=');
+		bool known = false;
+		for (size_t k = 0; eq && k < sc->nargs; k++)
+			known |= strlen(sc->args[k].name) == (size_t)(eq - over[i]) &&
+				 !strncmp(sc->args[k].name, over[i], (size_t)(eq - over[i]));
+		if (!known) {
+			struct sbuf names = SBUF_INIT;
+			for (size_t k = 0; k < sc->nargs; k++)
+				sbuf_addf(&names, "%s%s", k ? ", " : "", sc->args[k].name);
+			int r = eq ? err("%s has no argument '%.*s' (its arguments: %s)", sc->name, (int)(eq - over[i]), over[i], names.buf)
+				   : usage_err("call: arguments are NAME=VALUE, not '%s'", over[i]);
+			sbuf_release(&names);
+			return r;
+		}
+	}
+	if (sb && sc->st && sb->st != sc->st) {
+		bool other_struct_arg = false;
+		for (size_t k = 0; k < sc->nargs; k++)
+			other_struct_arg |= sc->args[k].st == sb->st;
+		if (!other_struct_arg)
+			return err("the current buffer is struct %s but %s takes struct %s; 'new %s' makes one",
+				   sb->st->name, sc->name, sc->st->name, sc->name);
+	}
+	if (sb && plan_buffer(sb, bufs, plan) < 0)
+		return -1;
+
+	for (int i = 0; i < plan->nargs; i++) {
+		const struct sarg *a = &sc->args[i];
+		const char *text = find_override(nover, over, a->name);
+		if (text) {
+			if (arg_value(cat, a, text, a->role == AR_PATH, plan, i) < 0)
+				return -1;
+			if (a->role == AR_STRUCT && sb && (sb->st == a->st || !a->st))
+				plan->buf_arg = -1; /* the user pointed it elsewhere */
+			if (a->role == AR_SIZE)
+				plan->size = plan->args[i];
+			continue;
+		}
+		switch (a->role) {
+		case AR_STRUCT:
+		case AR_PTR:
+			if (sb && plan->buf_arg < 0 && (a->st == sb->st || (a->role == AR_STRUCT && !a->st))) {
+				plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
+				plan->buf_arg = i;
+			} else if (a->def) {
+				if (arg_value(cat, a, a->def, false, plan, i) < 0)
+					return -1;
+			} else if (plan->extra_arg < 0) {
+				plan->extra_len = a->st && a->st->size > EXTRA_LEN ? a->st->size : EXTRA_LEN;
+				plan->extra = xcalloc(1, plan->extra_len);
+				plan->extra_arg = i;
+				plan->args[i] = (uint64_t)(uintptr_t)plan->extra;
+			}
+			break;
+		case AR_SIZE:
+			if (sc->size_where == SW_POINTER) {
+				plan->size_cell = (uint32_t)plan->size;
+				plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
+			} else {
+				plan->args[i] = plan->size;
+			}
+			break;
+		case AR_FD:
+			if (!a->def && plan->prep != PREP_NONE) {
+				plan->prep_arg = i;
+				break;
+			}
+			/* fall through */
+		default:
+			if (a->role == AR_CMD && sc->is_ioctl && sc->size_where == SW_IOCTL) {
+				if (plan->size > 0x3fff)
+					return err("size %llu cannot be encoded in an ioctl number (14 bits: at most 16383)",
+						   (unsigned long long)plan->size);
+				unsigned dir = !strcmp(sc->ioctl_dir, "rw") ? 3 : !strcmp(sc->ioctl_dir, "r") ? 2 :
+					       !strcmp(sc->ioctl_dir, "w") ? 1 : 0;
+				plan->args[i] = ((uint64_t)dir << 30) | (plan->size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
+				break;
+			}
+			if (a->def && arg_value(cat, a, a->def, a->role == AR_PATH && a->def[0] != '"', plan, i) < 0)
+				return -1;
+			break;
+		}
+	}
+
+	/* nothing outside the sandbox changes unless asked */
+	for (int i = 0; i < plan->nargs && !unsafe; i++) {
+		const struct sarg *a = &sc->args[i];
+		if (a->role == AR_PATH && plan->strings[i] && escapes(plan->strings[i]) && writes_files(sc, plan))
+			return err("refusing: %s would write to '%s', outside the sandbox; add --unsafe to allow it",
+				   sc->name, plan->strings[i]);
+		if (a->role == AR_PID && plan->args[i] && strcmp(sc->name, "perf_event_open") && strcmp(sc->name, "sched_getattr"))
+			return err("refusing: %s on pid %lld would change another process; pid 0 (the sandboxed child) is safe, --unsafe allows others",
+				   sc->name, (long long)plan->args[i]);
+		if (!strcmp(sc->safety, "privileged") && a->role == AR_CMD && !strcmp(sc->name, "bpf") &&
+		    !harmless_bpf(cat, plan->args[i]))
+			return err("refusing: bpf command %llu is not one xsc knows to be harmless (the *_GET_NEXT_ID queries); add --unsafe",
+				   (unsigned long long)plan->args[i]);
+	}
+	if (plan->clone3 && plan->buf && plan->buflen >= 48) {
+		uint64_t flags, stack;
+		memcpy(&flags, plan->buf, 8);
+		memcpy(&stack, plan->buf + 40, 8);
+		if ((flags & CLONE_VM_FLAG) && !stack) {
+			plan->stack_len = STACK_LEN;
+			plan->stack = mmap(NULL, STACK_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (plan->stack == MAP_FAILED)
+				die("out of memory (stack)");
+			uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
+			memcpy(plan->buf + 40, &s, 8);
+			memcpy(plan->buf + 48, &l, 8);
+			sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
+		}
+	}
+	return 0;
+}
+
+void invoke_plan_release(struct call_plan *plan)
+{
+	if (plan->buf)
+		munmap(plan->buf, plan->map_len);
+	if (plan->stack)
+		munmap(plan->stack, plan->stack_len);
+	free(plan->extra);
+	for (int i = 0; i < 6; i++)
+		free(plan->strings[i]);
+	for (size_t i = 0; i < plan->ncopies; i++)
+		free(plan->copies[i]);
+	sbuf_release(&plan->notes);
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* clone3 whose child exits at once, touching neither memory nor the stack, so it is safe
+ * with CLONE_VM, CLONE_VFORK or a bogus stack. Returns -errno on failure. */
+static long raw_clone3(void *args, uint64_t size)
+{
+#if defined(__x86_64__)
+	long ret;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "mov $60, %%eax\n\t" /* exit(0): this thread only */
+			 "xor %%edi, %%edi\n\t"
+			 "syscall\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"(435L), "D"(args), "S"(size)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = 435;
+	register long x0 __asm__("x0") = (long)args;
+	register long x1 __asm__("x1") = (long)size;
+	__asm__ volatile("svc #0\n\t"
+			 "cbnz x0, 1f\n\t"
+			 "mov x8, #93\n\t"
+			 "mov x0, #0\n\t"
+			 "svc #0\n"
+			 "1:"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1)
+			 : "memory");
+	return x0;
+#else
+	(void)args;
+	(void)size;
+	return -ENOSYS;
+#endif
+}
+
+struct record {
+	int32_t stage, err;
+	int64_t ret;
+	char step[64];
+};
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		c += w;
+		n -= (size_t)w;
+	}
+}
+
+static void set_step(struct record *rec, const char *step)
+{
+	size_t n = strlen(step);
+	if (n >= sizeof(rec->step))
+		n = sizeof(rec->step) - 1;
+	memcpy(rec->step, step, n);
+	rec->step[n] = '\0';
+}
+
+/* The child: async-signal-safe from here to _exit. */
+static void NORETURN child(const struct call_plan *plan, const struct sandbox *box, int wr)
+{
+	struct record rec = { .stage = OS_SETUP };
+	uint64_t a[6];
+	const char *step;
+	memcpy(a, plan->args, sizeof(a));
+	unsigned timeout_s = (plan->timeout_ms + 999) / 1000;
+	int e = sandbox_enter(box, plan->ns, timeout_s, &step);
+	if (e) {
+		rec.err = e;
+		set_step(&rec, step);
+		goto report;
+	}
+	if (plan->prep != PREP_NONE) {
+		long fd = -1;
+		if (plan->prep == PREP_PIDFD) {
+			set_step(&rec, "pidfd_open(getpid())");
+			fd = syscall(SYS_pidfd_open, getpid(), 0);
+		} else if (plan->prep == PREP_UFFD) {
+			set_step(&rec, "userfaultfd()");
+			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+			if (fd < 0 && errno == EPERM)
+				fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */);
+		} else {
+			unsigned char params[120];
+			memset(params, 0, sizeof(params));
+			set_step(&rec, "io_uring_setup(1)");
+			fd = syscall(SYS_io_uring_setup, 1, params);
+		}
+		if (fd < 0) {
+			rec.err = errno;
+			goto report;
+		}
+		if (plan->prep_arg >= 0)
+			a[plan->prep_arg] = (uint64_t)fd;
+		rec.step[0] = '\0';
+	}
+	alarm(timeout_s + 1);
+	rec.stage = OS_CALLED;
+	if (plan->clone3) {
+		long r = raw_clone3((void *)(uintptr_t)a[0], a[1]);
+		rec.ret = r < 0 ? -1 : r;
+		rec.err = r < 0 ? (int)-r : 0;
+		if (r > 0)
+			waitpid((pid_t)r, NULL, __WALL);
+	} else {
+		errno = 0;
+		long r = syscall(plan->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		rec.ret = r;
+		rec.err = r == -1 ? errno : 0;
+	}
+report:
+	write_all(wr, &rec, sizeof(rec));
+	if (plan->buf)
+		write_all(wr, plan->buf, plan->buflen);
+	if (plan->extra)
+		write_all(wr, plan->extra, plan->extra_len);
+	_exit(0);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+/* Reads n bytes before the deadline; returns 0, or -1 on timeout/EOF. */
+static int read_until(int fd, void *p, size_t n, uint64_t deadline)
+{
+	char *c = p;
+	while (n) {
+		uint64_t now = now_us();
+		if (now >= deadline)
+			return -1;
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int r = poll(&pfd, 1, (int)((deadline - now + 999) / 1000));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		ssize_t got = read(fd, c, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		c += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static void reap_strays(void)
+{
+	while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+		;
+}
+
+int invoke_run(const struct call_plan *plan, struct outcome *out)
+{
+	static bool subreaper;
+	struct sandbox box = { NULL };
+	int fds[2];
+	outcome_init(out);
+	if (!subreaper) {
+		/* orphans of the sandboxed child (clone3's) come back to xsc to be reaped */
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		subreaper = true;
+	}
+	if (sandbox_create(&box) < 0)
+		return -1;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		sandbox_destroy(&box);
+		return err("cannot make a pipe: %s", strerror(errno));
+	}
+	fflush(NULL);
+	uint64_t t0 = now_us();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		sandbox_destroy(&box);
+		return err("cannot fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(plan, &box, fds[1]);
+	}
+	close(fds[1]);
+	struct record rec;
+	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
+	out->len = plan->buflen;
+	out->before = xmalloc(plan->buflen ? plan->buflen : 1);
+	if (plan->buf)
+		memcpy(out->before, plan->buf, plan->buflen);
+	out->after = xcalloc(1, plan->buflen ? plan->buflen : 1);
+	out->extra_len = plan->extra_len;
+	out->extra_arg = plan->extra_arg;
+	out->extra = plan->extra_len ? xcalloc(1, plan->extra_len) : NULL;
+	bool got = read_until(fds[0], &rec, sizeof(rec), deadline) == 0 &&
+		   (!plan->buflen || read_until(fds[0], out->after, plan->buflen, deadline) == 0) &&
+		   (!plan->extra_len || read_until(fds[0], out->extra, plan->extra_len, deadline) == 0);
+	out->elapsed_us = now_us() - t0;
+	int status = 0;
+	if (!got)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
+	memcpy(out->args, plan->args, sizeof(out->args));
+	out->size = plan->size;
+	if (got) {
+		out->stage = rec.stage;
+		out->ret = rec.ret;
+		out->err = rec.err;
+		if (rec.stage == OS_SETUP)
+			sbuf_addf(&out->setup_error, "%s: %s", rec.step, strerror(rec.err));
+		if (plan->clone3 && rec.ret > 0) {
+			/* with CLONE_PARENT the child is ours: wait for it briefly */
+			for (int i = 0; i < 1000 && waitpid((pid_t)rec.ret, NULL, WNOHANG | __WALL) == 0; i++)
+				usleep(1000);
+		}
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
+		out->stage = OS_SIGNALED;
+		out->signal = WTERMSIG(status);
+	} else {
+		out->stage = OS_TIMEOUT;
+	}
+	if (!got && plan->buf)
+		memcpy(out->after, plan->buf, plan->buflen);
+	reap_strays();
+	sandbox_destroy(&box);
+	return 0;
+}

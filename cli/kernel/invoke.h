@@ -1,0 +1,59 @@
+/* invoke: one real syscall, in a forked child inside a fresh sandbox, with a timeout.
+ * invoke_plan turns a catalogue entry, the current buffer and ARG=VALUE overrides into
+ * raw arguments (refusing what could change anything outside the sandbox); invoke_run
+ * runs a plan and fills an outcome. The child follows the fork protocol: everything is
+ * allocated before fork(), the child makes only async-signal-safe calls and reports
+ * through one fixed-size record followed by the buffers. */
+#ifndef XSC_INVOKE_H
+#define XSC_INVOKE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "model/catalog.h"
+#include "model/outcome.h"
+#include "model/structbuf.h"
+
+enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING };
+
+struct call_plan {
+	const struct syscall *sc;
+	long nr;
+	int nargs;
+	uint64_t args[6];
+	unsigned char *buf;      /* the struct, at the start of its own pages, a guard page after */
+	size_t buflen, map_len;
+	int buf_arg;             /* the argument that points at buf, or -1 */
+	uint64_t size;           /* what the kernel reads as the size */
+	unsigned char *extra;    /* output buffer for another pointer argument */
+	size_t extra_len;
+	int extra_arg;
+	uint32_t size_cell;      /* size passed through a pointer (lsm calls) */
+	char *strings[6];        /* path and name strings the arguments point at */
+	void *copies[8];         /* copies of buffers that &NAME pointers point at */
+	size_t ncopies;
+	void *stack;             /* a stack xsc supplied for clone3 with CLONE_VM */
+	size_t stack_len;
+	enum prep_kind prep;
+	int prep_arg;            /* the argument the prepared fd goes into */
+	bool ns, clone3;
+	unsigned timeout_ms;
+	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
+};
+
+struct buffer_lookup {
+	struct structbuf *(*find)(void *ctx, const char *name);
+	void *ctx;
+};
+
+/* Builds a plan. over[] are "NAME=VALUE" overrides. Reports and returns -1 on bad input or
+ * when the call could change something outside the sandbox and unsafe is false. */
+int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
+		const struct buffer_lookup *bufs, int nover, char **over, bool unsafe, unsigned timeout_ms,
+		struct call_plan *plan);
+void invoke_plan_release(struct call_plan *plan);
+/* Runs the plan once. Returns 0 with the outcome filled (a syscall error is an outcome,
+ * not a failure), or -1 (reported) when xsc itself could not run it. */
+int invoke_run(const struct call_plan *plan, struct outcome *out);
+/* True when the syscall can be invoked live at all. */
+bool invoke_supported(const struct syscall *sc, const char **why);
+#endif

@@ -1,0 +1,267 @@
+#include "model/decode.h"
+#include <string.h>
+#include "model/xlat.h"
+#include "base/banned.h"
+
+#define O_CREAT_BIT 0100
+#define O_TMPFILE_BITS 020200000
+#define O_ACCMODE_BITS 03
+
+static uint64_t load_le(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t field_value(const struct field *f, const unsigned char *data)
+{
+	uint64_t v = load_le(data + f->offset, f->elem_size);
+	if (ftype_signed(f->type) && f->elem_size < 8 && (v >> (f->elem_size * 8 - 1)) & 1)
+		v |= ~0ULL << (f->elem_size * 8);
+	return v;
+}
+
+static void put_ptr(struct sbuf *sb, uint64_t v)
+{
+	if (v)
+		sbuf_addf(sb, "%#llx", (unsigned long long)v);
+	else
+		sbuf_adds(sb, "NULL");
+}
+
+static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
+{
+	const struct flagset *k = catalog_find_flagset(cat, "constants");
+	for (size_t i = 0; k && v && i < k->nflags; i++)
+		if (k->flags[i].value == v && !strncmp(k->flags[i].name, "SIG", 3) && strncmp(k->flags[i].name, "SIG_", 4)) {
+			sbuf_adds(sb, k->flags[i].name);
+			return;
+		}
+	sbuf_addf(sb, "%llu", (unsigned long long)v);
+}
+
+/* open(2) flags: the access mode is always named, as strace does. */
+static void put_open_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	sbuf_adds(sb, acc[v & O_ACCMODE_BITS]);
+	uint64_t rest = v & ~(uint64_t)O_ACCMODE_BITS;
+	if (rest) {
+		sbuf_addch(sb, '|');
+		xlat_flags(sb, fs, rest);
+	}
+}
+
+void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
+{
+	if (f->count) {
+		const unsigned char *p = data + f->offset;
+		sbuf_addch(sb, f->type == FT_CHAR ? '"' : '[');
+		if (f->type == FT_CHAR) {
+			for (size_t i = 0; i < f->size && p[i]; i++)
+				sbuf_addf(sb, p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\' ? "%c" : "\\x%02x", p[i]);
+			sbuf_addch(sb, '"');
+			return;
+		}
+		for (unsigned i = 0; i < f->count; i++) {
+			if (i == 32) {
+				sbuf_adds(sb, ", ...");
+				break;
+			}
+			sbuf_addf(sb, "%s%llu", i ? ", " : "", (unsigned long long)load_le(p + i * f->elem_size, f->elem_size));
+		}
+		sbuf_addch(sb, ']');
+		return;
+	}
+	uint64_t v = field_value(f, data);
+	if (f->flagset && !strcmp(f->flagset->name, "open_flags")) {
+		put_open_flags(sb, f->flagset, v);
+		return;
+	}
+	if (f->flagset) {
+		xlat_flags(sb, f->flagset, v);
+		return;
+	}
+	switch (f->format) {
+	case FF_PTR: put_ptr(sb, v); break;
+	case FF_OCTAL: sbuf_addf(sb, "%#llo", (unsigned long long)v); break;
+	case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); break;
+	case FF_SIGNAL: put_signal(sb, cat, v); break;
+	case FF_FD:
+	case FF_DEC:
+		if (ftype_signed(f->type))
+			sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+		else
+			sbuf_addf(sb, "%llu", (unsigned long long)v);
+		break;
+	}
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* strace leaves out some fields that are zero and mean nothing without a flag. */
+static bool skip_field(const struct cstruct *st, const struct field *f, const unsigned char *data)
+{
+	if (f->reserved)
+		return all_zero(data + f->offset, f->size);
+	if (!strcmp(st->name, "open_how") && !strcmp(f->name, "mode")) {
+		uint64_t flags = load_le(data, 8);
+		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !load_le(data + 8, 8);
+	}
+	if (!strcmp(st->name, "clone_args")) {
+		static const char *const always[] = { "flags", "exit_signal", "stack", "stack_size", NULL };
+		for (const char *const *a = always; *a; a++)
+			if (!strcmp(f->name, *a))
+				return !strcmp(f->name, "flags") && !load_le(data, 8);
+		return all_zero(data + f->offset, f->size);
+	}
+	return false;
+}
+
+void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr)
+{
+	unsigned min = st->nversions ? st->versions[0].size : st->size;
+	if (size < min || !data) {
+		/* too small to decode: strace shows the address; with the size inside, just that */
+		if (st->size_field && data && size >= st->size_field->offset + st->size_field->size) {
+			sbuf_addch(sb, '{');
+			sbuf_addf(sb, "%s=", st->size_field->name);
+			decode_field(sb, cat, st->size_field, data);
+			sbuf_addch(sb, '}');
+		} else {
+			put_ptr(sb, addr);
+		}
+		return;
+	}
+	uint64_t shown = size < st->size ? size : st->size;
+	bool first = true;
+	sbuf_addch(sb, '{');
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (f->offset + f->size > shown || skip_field(st, f, data))
+			continue;
+		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
+		decode_field(sb, cat, f, data);
+		first = false;
+	}
+	if (size > st->size && size <= len && !all_zero(data + st->size, (size_t)(size - st->size))) {
+		sbuf_addf(sb, "%s/* bytes %u..%llu */ \"", first ? "" : ", ", st->size, (unsigned long long)(size - 1));
+		for (uint64_t k = st->size; k < size; k++)
+			sbuf_addf(sb, "\\x%02x", data[k]);
+		sbuf_addch(sb, '"');
+	}
+	sbuf_addch(sb, '}');
+}
+
+static void put_string(struct sbuf *sb, const char *s)
+{
+	sbuf_addch(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sbuf_addf(sb, "\\%c", *p);
+		else if (*p == '\n')
+			sbuf_adds(sb, "\\n");
+		else if (*p == '\t')
+			sbuf_adds(sb, "\\t");
+		else if (*p < 0x20 || *p >= 0x7f)
+			sbuf_addf(sb, "\\%o", *p);
+		else
+			sbuf_addch(sb, *p);
+	}
+	sbuf_addch(sb, '"');
+}
+
+/* The bytes the kernel changed in the size field are shown strace's way: => {size=N}. */
+static void put_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
+{
+	const struct field *f = st->size_field;
+	if (!f || !o->after || o->len < f->offset + f->size ||
+	    !memcmp(o->before + f->offset, o->after + f->offset, f->size))
+		return;
+	sbuf_addf(sb, " => {%s=", f->name);
+	decode_field(sb, cat, f, o->after);
+	sbuf_addch(sb, '}');
+}
+
+void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+		 const struct outcome *o, int buf_arg)
+{
+	sbuf_addf(sb, "%s(", sc->is_ioctl ? "ioctl" : sc->name);
+	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
+		const struct sarg *a = &sc->args[i];
+		uint64_t v = o->args[i];
+		if (i)
+			sbuf_adds(sb, ", ");
+		if ((int)i == buf_arg && sc->st) {
+			const struct cstruct *st = a->st ? a->st : sc->st;
+			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
+			decode_struct(sb, cat, st, o->before, o->len, size, v);
+			put_writeback(sb, cat, st, o);
+			continue;
+		}
+		switch (a->role) {
+		case AR_FD:
+			if ((int)v == -100)
+				sbuf_adds(sb, "AT_FDCWD");
+			else
+				sbuf_addf(sb, "%d", (int)v);
+			break;
+		case AR_PATH:
+			if (v)
+				put_string(sb, (const char *)(uintptr_t)v);
+			else
+				sbuf_adds(sb, "NULL");
+			break;
+		case AR_FLAGS:
+		case AR_CMD:
+			if (sc->is_ioctl && a->role == AR_CMD) {
+				sbuf_addf(sb, "%s", sc->name);
+				break;
+			}
+			xlat_flags(sb, a->flagset, strstr(a->type, "long") || strstr(a->type, "64") ? v : (uint32_t)v);
+			break;
+		case AR_PTR:
+		case AR_STRUCT:
+			if (o->extra && (int)i == o->extra_arg)
+				put_ptr(sb, v);
+			else if (a->def && a->def[0] == '"')
+				put_string(sb, (const char *)(uintptr_t)v);
+			else
+				put_ptr(sb, v);
+			break;
+		case AR_SIZE:
+		case AR_PID:
+		case AR_INT:
+		default:
+			if (strstr(a->type, "*"))
+				put_ptr(sb, v);
+			else if (strstr(a->type, "unsigned") || strstr(a->type, "size_t") || strstr(a->type, "u32") ||
+				 strstr(a->type, "u64"))
+				sbuf_addf(sb, "%llu", (unsigned long long)(strstr(a->type, "long") || strstr(a->type, "size_t") ||
+									   strstr(a->type, "u64") ? v : (uint32_t)v));
+			else
+				sbuf_addf(sb, "%d", (int)v);
+			break;
+		}
+	}
+	sbuf_adds(sb, ")");
+	if (o->stage == OS_CALLED) {
+		if (o->ret == -1 && o->err) {
+			const char *en = errno_name(o->err);
+			sbuf_addf(sb, " = -1 %s (%s)", en ? en : "E???", strerror(o->err));
+		} else {
+			sbuf_addf(sb, " = %ld", o->ret);
+		}
+	} else {
+		sbuf_adds(sb, " = ?");
+	}
+}

@@ -1,0 +1,22 @@
+/* decode: calls and structs written the way strace writes them, so a line from xsc can be
+ * compared with strace's own: names for flags, {field=value, …} up to the size the caller
+ * passed, a size too small shown as the address, nonzero tail bytes as
+ * `/\* bytes A..B *\/ "\x.."`, and what the kernel wrote back as `=> {size=56}`. */
+#ifndef XSC_DECODE_H
+#define XSC_DECODE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "base/sbuf.h"
+#include "model/catalog.h"
+#include "model/outcome.h"
+
+/* One field's value as strace shows it. data holds the struct. */
+void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
+/* {f=v, …} for the bytes the kernel was given: size bytes of data (len of them readable). */
+void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr);
+/* The whole line: name(args) = ret or = -1 ENAME (text). buf_arg is the argument holding
+ * the struct (-1: none). */
+void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+		 const struct outcome *o, int buf_arg);
+#endif

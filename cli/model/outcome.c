@@ -1,0 +1,20 @@
+#include "model/outcome.h"
+#include <stdlib.h>
+#include <string.h>
+#include "base/banned.h"
+
+void outcome_init(struct outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->extra_arg = -1;
+	sbuf_init(&o->setup_error);
+}
+
+void outcome_release(struct outcome *o)
+{
+	free(o->before);
+	free(o->after);
+	free(o->extra);
+	sbuf_release(&o->setup_error);
+	outcome_init(o);
+}

@@ -1,0 +1,36 @@
+/* outcome: what one call did, live or simulated; the engines fill it, commands print it. */
+#ifndef XSC_OUTCOME_H
+#define XSC_OUTCOME_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/sbuf.h"
+
+enum outcome_stage {
+	OS_NOT_RUN,     /* refused before anything ran */
+	OS_SETUP,       /* the sandbox could not be set up; err says why */
+	OS_CALLED,      /* the syscall ran: ret and err are its answer */
+	OS_TIMEOUT,     /* killed after the timeout */
+	OS_SIGNALED,    /* the child died of a signal */
+};
+
+struct outcome {
+	enum outcome_stage stage;
+	long ret;
+	int err;                 /* errno when ret == -1 */
+	int signal;
+	uint64_t args[6];        /* the raw arguments */
+	uint64_t size;           /* the size the kernel was given */
+	unsigned char *before;   /* the struct buffer as passed (heap, len bytes) */
+	unsigned char *after;    /* as the kernel left it */
+	size_t len;
+	unsigned char *extra;    /* an output buffer of another argument, after the call */
+	size_t extra_len;
+	int extra_arg;           /* its argument index, or -1 */
+	uint64_t elapsed_us;
+	struct sbuf setup_error; /* OS_SETUP: what failed */
+};
+
+void outcome_init(struct outcome *o);
+void outcome_release(struct outcome *o);
+#endif
