@@ -107,7 +107,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		r = session_run_line(&s, cmds);
-	} else if (optind < argc && !command_find(argv[optind]) && !access(argv[optind], F_OK)) {
+	} else if (optind < argc && !command_find(argv[optind]) &&
+		   (!access(argv[optind], F_OK) || strstr(argv[optind], ".xsc") || strchr(argv[optind], '/'))) {
 		if (optind + 1 < argc) {
 			usage_err("a script takes no arguments");
 			return 2;

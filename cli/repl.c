@@ -106,6 +106,9 @@ static void collect(struct cands *c, char **words, int nwords)
 		}
 		break;
 	case COMP_EXPECT:
+		cand(c, "ok");
+		cand(c, "errno");
+		cand(c, "ret");
 		cand(c, "size");
 		cand(c, "field");
 		cand(c, "bytes");

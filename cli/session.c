@@ -104,8 +104,9 @@ void free_argv(int argc, char **argv, bool *quoted)
 	free(quoted);
 }
 
-/* Shell-like words: 'single' quotes are literal, "double" quotes allow \" \\ (the value
- * parser sees the text inside, and knows it was quoted), a backslash escapes outside quotes. */
+/* Shell-like words: 'single' quotes are literal; inside "double" quotes backslash escapes are
+ * kept as written (the value parser decodes them, knowing the word was quoted); a backslash
+ * escapes one character outside quotes. */
 int session_tokenize(const char *line, const char **rest, char ***argvp, bool **quotedp)
 {
 	char **argv = NULL;
@@ -136,10 +137,9 @@ int session_tokenize(const char *line, const char **rest, char ***argvp, bool **
 				p = e + 1;
 				other = true;
 			} else if (*p == '"') {
+				/* escapes stay as written: the value parser decodes them as C does */
 				for (p++; *p && *p != '"'; p++) {
-					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-						p++;
-					else if (*p == '\\' && p[1])
+					if (*p == '\\' && p[1])
 						sbuf_addch(&w, *p++);
 					sbuf_addch(&w, *p);
 				}

@@ -66,6 +66,33 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 		}
 	}
 
+	if (o->extra && o->stage == OS_CALLED && o->extra_arg >= 0) {
+		/* an output argument the kernel filled: statmount's buffer, listmount's ids, … */
+		const struct sarg *a = &sc->args[o->extra_arg];
+		struct sbuf fill = SBUF_INIT;
+		if (a->st) {
+			unsigned char *zero = xcalloc(1, o->extra_len);
+			explain_changes(&fill, s->cat, a->st, zero, o->extra, a->st->size < o->extra_len ? a->st->size : o->extra_len);
+			free(zero);
+		} else {
+			for (size_t k = 0; k + 8 <= o->extra_len && k < 64 * 8; k += 8) {
+				uint64_t v;
+				memcpy(&v, o->extra + k, 8);
+				if (v)
+					sbuf_addf(&fill, "[%zu]: %llu\n", k / 8, (unsigned long long)v);
+			}
+		}
+		if (fill.len) {
+			out_text(o_, "  the kernel filled %s:\n", a->name);
+			for (const char *p = fill.buf; *p;) {
+				const char *nl = strchr(p, '\n');
+				out_text(o_, "    %.*s\n", (int)(nl - p), p);
+				p = nl + 1;
+			}
+		}
+		sbuf_release(&fill);
+	}
+
 	out_obj(o_, NULL);
 	out_str(o_, "syscall", sc->name);
 	out_str(o_, "target", "live");

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "cmd/commands.h"
 #include "model/value.h"
+#include "model/xlat.h"
 #include "base/banned.h"
 
 static int expect_field(struct session *s, int argc, char **argv)
@@ -57,11 +58,58 @@ static int parse_uint(struct session *s, const char *text, uint64_t *out)
 	return 0;
 }
 
+/* ok, errno NAME, ret N: about the last call */
+static int expect_call(struct session *s, int argc, char **argv)
+{
+	const char *what = argv[1];
+	if (!s->have_last)
+		return err("expect %s: no call has been made yet", what);
+	const struct outcome *o = &s->last;
+	if (o->stage != OS_CALLED)
+		return err("expectation failed: the last call (%s) did not run to completion", s->last_sc->name);
+	const char *en = o->ret == -1 ? errno_name(o->err) : NULL;
+	if (!strcmp(what, "ok")) {
+		if (argc != 2)
+			return command_usage(command_find("expect"));
+		if (o->ret == -1)
+			return err("expectation failed: %s returned -1 %s, expected success", s->last_sc->name, en ? en : "");
+		return 0;
+	}
+	if (!strcmp(what, "errno")) {
+		if (argc != 3)
+			return command_usage(command_find("expect"));
+		int want = errno_from_name(argv[2]);
+		if (want < 0)
+			return err("expect errno: unknown errno name '%s'", argv[2]);
+		if (o->ret != -1)
+			return err("expectation failed: %s returned %ld, expected -1 %s", s->last_sc->name, o->ret, argv[2]);
+		if (o->err != want)
+			return err("expectation failed: %s failed with %s, expected %s", s->last_sc->name, en ? en : "?", argv[2]);
+		return 0;
+	}
+	/* ret N */
+	uint64_t want;
+	if (argc != 3)
+		return command_usage(command_find("expect"));
+	struct value v;
+	if (value_parse(s->cat, NULL, argv[2], &v) < 0)
+		return -1;
+	want = v.bits;
+	value_release(&v);
+	if ((uint64_t)o->ret != want)
+		return err("expectation failed: %s returned %ld, expected %lld", s->last_sc->name, o->ret, (long long)want);
+	return 0;
+}
+
 int cmd_expect(struct session *s, int argc, char **argv)
 {
 	if (argc < 2)
 		return command_usage(command_find("expect"));
 	const char *what = argv[1];
+	if (!strcmp(what, "ok") || !strcmp(what, "errno") || !strcmp(what, "ret"))
+		return expect_call(s, argc, argv);
+	if (!s->cur)
+		return err("no current buffer; make one with 'new STRUCT'");
 	if (!strcmp(what, "field"))
 		return expect_field(s, argc, argv);
 	if (!strcmp(what, "size")) {
@@ -89,10 +137,10 @@ int cmd_expect(struct session *s, int argc, char **argv)
 			if (byte > 255)
 				return err("a byte is 0..255, not '%s'", argv[i]);
 			if (have != byte)
-				return err("expectation failed: byte %llu is %#04x, expected %#04x", (unsigned long long)at,
+				return err("expectation failed: byte %llu is 0x%02x, expected 0x%02x", (unsigned long long)at,
 					   have, (unsigned)byte);
 		}
 		return 0;
 	}
-	return usage_err("expect %s: unknown assertion '%s' (size, field, bytes)", command_find("expect")->synopsis, what);
+	return usage_err("expect: unknown assertion '%s' (ok, errno, ret, size, field, bytes)", what);
 }

@@ -11,7 +11,7 @@ int cmd_help(struct session *s, int argc, char **argv)
 		for (const struct command *c = commands; c->name; c++) {
 			struct sbuf head = SBUF_INIT;
 			sbuf_addf(&head, "%s %s", c->name, c->synopsis);
-			out_text(o, "  %-44s %s\n", head.buf, c->summary);
+			out_text(o, "  %-48s %s\n", head.buf, c->summary);
 			sbuf_release(&head);
 		}
 		return 0;
@@ -27,7 +27,7 @@ int cmd_help(struct session *s, int argc, char **argv)
 		return best ? err("no command '%s' (did you mean '%s'?)", argv[1], best)
 			    : err("no command '%s'; 'help' lists them", argv[1]);
 	}
-	out_text(o, "usage: %s %s\n%s.\n", c->name, c->synopsis, c->summary);
+	out_text(o, "usage: %s%s%s\n%s.\n", c->name, *c->synopsis ? " " : "", c->synopsis, c->summary);
 	if (*c->help)
 		out_text(o, "\n%s\n", c->help);
 	return 0;

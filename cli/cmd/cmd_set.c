@@ -36,11 +36,11 @@ int parse_field_value(struct session *s, const struct field *f, int argc, char *
 		      struct value *v)
 {
 	if (argc == from + 1 && session_arg_quoted(s, from)) {
-		memset(v, 0, sizeof(*v));
-		v->kind = VK_STRING;
-		v->text_len = strlen(argv[from]);
-		v->text = xstrdup(argv[from]);
-		return 0;
+		struct sbuf lit = SBUF_INIT;
+		sbuf_addf(&lit, "\"%s\"", argv[from]);
+		int r = value_parse(s->cat, NULL, lit.buf, v);
+		sbuf_release(&lit);
+		return r;
 	}
 	char *text = join_args(argc, argv, from);
 	int r = value_parse(s->cat, f ? f->flagset : NULL, text, v);

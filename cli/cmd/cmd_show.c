@@ -185,8 +185,10 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	out_arr(o, "args");
 	for (size_t i = 0; i < sc->nargs; i++) {
 		const struct sarg *a = &sc->args[i];
-		out_text(o, "  %-12s %-7s %-28s%s%s\n", a->name, arg_role_name(a->role), a->type,
-			 a->def ? " default " : "", a->def ? a->def : "");
+		if (a->def)
+			out_text(o, "  %-12s %-7s %-28s default %s\n", a->name, arg_role_name(a->role), a->type, a->def);
+		else
+			out_text(o, "  %-12s %-7s %s\n", a->name, arg_role_name(a->role), a->type);
 		out_obj(o, NULL);
 		out_str(o, "name", a->name);
 		out_str(o, "type", a->type);
@@ -282,12 +284,15 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 
 int cmd_show(struct session *s, int argc, char **argv)
 {
-	if (argc != 2)
+	/* "show struct rseq" picks the struct when a syscall has the same name */
+	const char *kind = argc == 3 ? argv[1] : NULL;
+	if ((argc != 2 && argc != 3) || (kind && strcmp(kind, "syscall") && strcmp(kind, "struct") && strcmp(kind, "flagset")))
 		return command_usage(command_find("show"));
+	const char *name = argv[argc - 1];
 	const struct catalog *c = s->cat;
-	const struct syscall *sc = catalog_find_syscall(c, argv[1]);
-	const struct cstruct *st = catalog_find_struct(c, argv[1]);
-	const struct flagset *fs = catalog_find_flagset(c, argv[1]);
+	const struct syscall *sc = !kind || !strcmp(kind, "syscall") ? catalog_find_syscall(c, name) : NULL;
+	const struct cstruct *st = !kind || !strcmp(kind, "struct") ? catalog_find_struct(c, name) : NULL;
+	const struct flagset *fs = !kind || !strcmp(kind, "flagset") ? catalog_find_flagset(c, name) : NULL;
 	if (sc)
 		show_syscall(&s->out, sc);
 	else if (st)
@@ -298,17 +303,17 @@ int cmd_show(struct session *s, int argc, char **argv)
 		const char *best = NULL;
 		size_t bestd = (size_t)-1, d;
 		for (size_t i = 0; i < c->nsyscalls; i++)
-			if ((d = levenshtein(argv[1], c->syscalls[i].name)) < bestd)
+			if ((d = levenshtein(name, c->syscalls[i].name)) < bestd)
 				bestd = d, best = c->syscalls[i].name;
 		for (size_t i = 0; i < c->nstructs; i++)
-			if ((d = levenshtein(argv[1], c->structs[i].name)) < bestd)
+			if ((d = levenshtein(name, c->structs[i].name)) < bestd)
 				bestd = d, best = c->structs[i].name;
 		for (size_t i = 0; i < c->nflagsets; i++)
-			if ((d = levenshtein(argv[1], c->flagsets[i].name)) < bestd)
+			if ((d = levenshtein(name, c->flagsets[i].name)) < bestd)
 				bestd = d, best = c->flagsets[i].name;
 		if (best && bestd <= 3)
-			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", argv[1], best);
-		return err("no syscall, struct or flag set named '%s'; 'list' shows them", argv[1]);
+			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", name, best);
+		return err("no syscall, struct or flag set named '%s'; 'list' shows them", name);
 	}
 	return 0;
 }

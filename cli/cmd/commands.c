@@ -9,7 +9,7 @@ const struct command commands[] = {
 	  "Lists every interface in the catalogue with its x86_64 number (or 'ioctl'), the kernel\n"
 	  "that added it, its kind, its struct and the struct's published sizes.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
-	{ "show", cmd_show, "NAME [--json]", "show a syscall, struct or flag set in full",
+	{ "show", cmd_show, "[syscall|struct|flagset] NAME [--json]", "show a syscall, struct or flag set in full",
 	  "For a syscall: prototype, arguments, where the size travels and the size rules, the\n"
 	  "struct's layout, errors, lineage and notes. For a struct: the layout table (offset,\n"
 	  "size, type, field, since, meaning of zero), the size versions and the flag sets.\n"
@@ -50,12 +50,14 @@ const struct command commands[] = {
 	  "remainder), then the bytes past the newest known size as the tail. Nonzero tail bytes\n"
 	  "are marked: the kernel refuses them with E2BIG unless it knows the field.",
 	  CMD_CATALOG | CMD_BUFFER | CMD_JSON, { COMP_NONE } },
-	{ "expect", cmd_expect, "size N | field FIELD VALUE | bytes OFFSET BYTE...",
-	  "assert something about the current buffer; fails the script if wrong",
-	  "Makes scripts and lessons self-checking: 'expect size 24', 'expect field flags\n"
-	  "O_CREAT|O_RDWR', 'expect bytes 24 0 0'. Prints nothing when the assertion holds;\n"
-	  "otherwise fails with what was found.",
-	  CMD_CATALOG | CMD_BUFFER, { COMP_EXPECT, COMP_FIELD, COMP_VALUE } },
+	{ "expect", cmd_expect, "ok|errno E|ret N|size N|field F V|bytes O B...",
+	  "assert something about the last call or the current buffer; fails the script if wrong",
+	  "Makes scripts and lessons self-checking. About the last call: 'expect ok', 'expect\n"
+	  "errno E2BIG', 'expect ret 0'. About the current buffer, which after a call holds what\n"
+	  "the kernel wrote back: 'expect size 24', 'expect field flags O_CREAT|O_RDWR',\n"
+	  "'expect bytes 24 0 0'. Prints nothing when the assertion holds; otherwise fails with\n"
+	  "what was found.",
+	  CMD_CATALOG, { COMP_EXPECT, COMP_FIELD, COMP_VALUE } },
 	{ "call", cmd_call, "[--unsafe] SYSCALL [ARG=VALUE...]", "invoke a syscall on the running kernel, sandboxed",
 	  "Calls SYSCALL with the current buffer (or the newest buffer of its struct, or a zeroed\n"
 	  "one) in a forked child inside a fresh sandbox directory, with a timeout (--timeout MS,\n"

@@ -67,26 +67,30 @@ static const struct sversion *version_of_size(const struct cstruct *st, uint64_t
 
 void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
 {
-	if (!o->after || !st)
-		return;
-	size_t n = o->len;
+	if (o->after && st)
+		explain_changes(sb, cat, st, o->before, o->after, o->len);
+}
+
+void explain_changes(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		     const unsigned char *before, const unsigned char *after, size_t n)
+{
 	for (size_t off = 0; off < n;) {
-		if (o->before[off] == o->after[off]) {
+		if (before[off] == after[off]) {
 			off++;
 			continue;
 		}
 		const struct field *f = cstruct_field_at(st, off);
 		if (f) {
 			struct sbuf a = SBUF_INIT, b = SBUF_INIT;
-			decode_field(&a, cat, f, o->before);
-			decode_field(&b, cat, f, o->after);
+			decode_field(&a, cat, f, before);
+			decode_field(&b, cat, f, after);
 			sbuf_addf(sb, "%s: %s -> %s\n", f->name, a.buf, b.buf);
 			sbuf_release(&a);
 			sbuf_release(&b);
 			off = f->offset + f->size;
 		} else {
 			size_t end = off;
-			while (end < n && o->before[end] != o->after[end])
+			while (end < n && before[end] != after[end])
 				end++;
 			sbuf_addf(sb, "bytes %zu..%zu (past the known struct): changed\n", off, end - 1);
 			off = end;
@@ -233,6 +237,9 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 	case OS_CALLED:
 		break;
 	}
+	if (o->has_size_cell && o->size_cell_before != o->size_cell_after)
+		say(e, "the kernel wrote %u through the size pointer (it was %u)%s", o->size_cell_after, o->size_cell_before,
+		    o->ret == -1 && o->err == E2BIG ? ": the size it needs" : "");
 	unsigned ksize = st ? kernel_struct_size(st, kv) : 0;
 	unsigned ver0 = st && st->nversions ? st->versions[0].size : ksize;
 	if (sc->has_rules && sc->rules.min)
@@ -299,8 +306,10 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		say(e, "size %llu is below the first published size, %u%s%s%s", (unsigned long long)size, ver0,
 		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
 		    st->nversions && st->versions[0].name ? ")" : "");
-	} else if (err == EINVAL) {
+	} else if (err == EINVAL && plan->live) {
 		bisect_einval(e, cat, plan);
+	} else if (err == EINVAL) {
+		say(e, "which flag bit or field was refused takes follow-up calls: run it with 'call' to find out");
 	}
 	if (m)
 		say(e, "%s for %s: %s", en, sc->name, m);

@@ -24,4 +24,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		     const struct outcome *o, uint32_t kv);
 /* The bytes the kernel changed, as "field: before -> after" lines. */
 void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o);
+/* The same for any two images of a struct. */
+void explain_changes(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		     const unsigned char *before, const unsigned char *after, size_t n);
 #endif

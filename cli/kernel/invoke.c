@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,12 +188,14 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->sc = sc;
 	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
 	plan->timeout_ms = timeout_ms;
+	plan->live = true;
 	if (!invoke_supported(sc, &why))
 		return err("cannot call %s live: %s", sc->name, why);
 	plan->nr = arch_nr(sc);
 	plan->prep = prep_for(sc);
 	plan->ns = !strcmp(sc->safety, "namespace");
 	plan->clone3 = !strcmp(sc->name, "clone3");
+	plan->rseq_unregister = !strcmp(sc->name, "rseq");
 	if (sc->nargs > 6)
 		return err("%s has more than six arguments", sc->name);
 	plan->nargs = (int)sc->nargs;
@@ -253,7 +256,8 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 			break;
 		case AR_SIZE:
 			if (sc->size_where == SW_POINTER) {
-				plan->size_cell = (uint32_t)plan->size;
+				/* with no struct buffer the size describes the output buffer */
+				plan->size_cell = (uint32_t)(sb ? plan->size : EXTRA_LEN);
 				plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
 			} else {
 				plan->args[i] = plan->size;
@@ -369,6 +373,8 @@ static long raw_clone3(void *args, uint64_t size)
 struct record {
 	int32_t stage, err;
 	int64_t ret;
+	int64_t prep_fd;     /* the descriptor the child prepared, or -1 */
+	uint32_t size_cell;  /* the size pointer's target after the call */
 	char step[64];
 };
 
@@ -398,7 +404,7 @@ static void set_step(struct record *rec, const char *step)
 /* The child: async-signal-safe from here to _exit. */
 static void NORETURN child(const struct call_plan *plan, const struct sandbox *box, int wr)
 {
-	struct record rec = { .stage = OS_SETUP };
+	struct record rec = { .stage = OS_SETUP, .prep_fd = -1 };
 	uint64_t a[6];
 	const char *step;
 	memcpy(a, plan->args, sizeof(a));
@@ -431,6 +437,16 @@ static void NORETURN child(const struct call_plan *plan, const struct sandbox *b
 		}
 		if (plan->prep_arg >= 0)
 			a[plan->prep_arg] = (uint64_t)fd;
+		rec.prep_fd = fd;
+		rec.step[0] = '\0';
+	}
+	if (plan->rseq_unregister && __rseq_size) {
+		/* glibc registered rseq for this thread; take it back so the call can register */
+		set_step(&rec, "unregister glibc's rseq");
+		if (syscall(SYS_rseq, (char *)__builtin_thread_pointer() + __rseq_offset, __rseq_size < 32 ? 32 : __rseq_size, 1, RSEQ_SIG) < 0) {
+			rec.err = errno;
+			goto report;
+		}
 		rec.step[0] = '\0';
 	}
 	alarm(timeout_s + 1);
@@ -448,6 +464,7 @@ static void NORETURN child(const struct call_plan *plan, const struct sandbox *b
 		rec.err = r == -1 ? errno : 0;
 	}
 report:
+	rec.size_cell = plan->size_cell;
 	write_all(wr, &rec, sizeof(rec));
 	if (plan->buf)
 		write_all(wr, plan->buf, plan->buflen);
@@ -528,6 +545,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	close(fds[1]);
 	struct record rec;
 	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
+	memcpy(out->args, plan->args, sizeof(out->args));
+	out->size = plan->size;
 	out->len = plan->buflen;
 	out->before = xmalloc(plan->buflen ? plan->buflen : 1);
 	if (plan->buf)
@@ -546,12 +565,17 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(fds[0]);
-	memcpy(out->args, plan->args, sizeof(out->args));
-	out->size = plan->size;
 	if (got) {
 		out->stage = rec.stage;
 		out->ret = rec.ret;
 		out->err = rec.err;
+		if (plan->prep_arg >= 0 && rec.prep_fd >= 0)
+			out->args[plan->prep_arg] = (uint64_t)rec.prep_fd;
+		if (plan->sc->size_where == SW_POINTER) {
+			out->size_cell_before = plan->size_cell;
+			out->size_cell_after = rec.size_cell;
+			out->has_size_cell = true;
+		}
 		if (rec.stage == OS_SETUP)
 			sbuf_addf(&out->setup_error, "%s: %s", rec.step, strerror(rec.err));
 		if (plan->clone3 && rec.ret > 0) {

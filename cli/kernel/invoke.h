@@ -35,7 +35,8 @@ struct call_plan {
 	size_t stack_len;
 	enum prep_kind prep;
 	int prep_arg;            /* the argument the prepared fd goes into */
-	bool ns, clone3;
+	bool ns, clone3, rseq_unregister;
+	bool live;               /* may run again (explain's follow-up calls) */
 	unsigned timeout_ms;
 	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
 };

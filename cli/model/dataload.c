@@ -34,6 +34,7 @@ struct loader {
 	struct step path[16];
 	int depth;
 	bool failed;
+	bool at_key; /* the next error points at the key, not the value */
 };
 
 /* ---- error positions: walk the raw text along the path ---- */
@@ -91,8 +92,9 @@ static const char *skip_value(const char *p, const char *end, int depth)
 	return p;
 }
 
-/* Position of the value at path in text (best effort: the deepest step found). */
-static const char *locate(const char *text, size_t len, const struct step *path, int depth)
+/* Position of the value at path in text (best effort: the deepest step found); with
+ * at_key, of the last step's key instead of its value. */
+static const char *locate(const char *text, size_t len, const struct step *path, int depth, bool at_key)
 {
 	const char *end = text + len, *p = skip_ws(text, end);
 	for (int i = 0; i < depth && p; i++) {
@@ -110,8 +112,11 @@ static const char *locate(const char *text, size_t len, const struct step *path,
 				if (p >= end || *p != ':')
 					return here;
 				p = skip_ws(p + 1, end);
-				if ((size_t)(ke - k - 2) == klen && !memcmp(k + 1, path[i].key, klen))
+				if ((size_t)(ke - k - 2) == klen && !memcmp(k + 1, path[i].key, klen)) {
+					if (at_key && i == depth - 1)
+						return k;
 					break;
+				}
 				if (!(p = skip_value(p, end, 0)))
 					return here;
 				p = skip_ws(p, end);
@@ -136,22 +141,28 @@ static const char *locate(const char *text, size_t len, const struct step *path,
 	return p ? p : text;
 }
 
+static void line_col(const char *text, const char *pos, unsigned long *line, unsigned long *col)
+{
+	*line = *col = 1;
+	for (const char *q = text; q < pos; q++) {
+		if (*q == '\n') {
+			++*line;
+			*col = 1;
+		} else if ((*q & 0xc0) != 0x80) {
+			++*col;
+		}
+	}
+}
+
 PRINTF_LIKE(2, 3)
 static void lerr(struct loader *L, const char *fmt, ...)
 {
 	if (L->failed)
 		return;
 	L->failed = true;
-	const char *pos = locate(L->src->text, L->src->len, L->path, L->depth);
-	unsigned long line = 1, col = 1;
-	for (const char *q = L->src->text; q < pos; q++) {
-		if (*q == '\n') {
-			line++;
-			col = 1;
-		} else if ((*q & 0xc0) != 0x80) {
-			col++;
-		}
-	}
+	const char *pos = locate(L->src->text, L->src->len, L->path, L->depth, L->at_key);
+	unsigned long line, col;
+	line_col(L->src->text, pos, &line, &col);
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
@@ -212,6 +223,7 @@ static bool check_object(struct loader *L, json_t *obj, const char *what, const 
 			suggest_add(&sg, *a);
 		const char *best = suggest_best(&sg, 2);
 		push_key(L, key);
+		L->at_key = true;
 		if (best)
 			lerr(L, "unknown key '%s' in %s (did you mean '%s'?)", key, what, best);
 		else
@@ -359,16 +371,18 @@ static bool parse_c_int(const char *s, bool neg_ok, uint64_t *out)
 		neg = true;
 		s++;
 	}
+	errno = 0;
 	if (*s < '0' || *s > '9')
 		return false;
-	errno = 0;
 	char *end;
 	unsigned long long v = strtoull(s, &end, 0);
 	if (errno || *end)
 		return false;
 	if (neg) {
-		if (v > (1ULL << 63))
+		if (v > (1ULL << 63)) {
+			errno = ERANGE;
 			return false;
+		}
 		v = -v;
 	}
 	*out = v;
@@ -414,9 +428,13 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 				else if (json_is_integer(v) && fs->kind == FS_ENUM)
 					f->value = (uint64_t)json_integer_value(v);
 				else if (!json_is_string(v) ||
-					 !parse_c_int(json_string_value(v), fs->kind == FS_ENUM, &f->value))
-					lerr(L, "'value' must be a C integer literal such as \"0x20\"%s",
-					     fs->kind == FS_ENUM ? " or \"-100\"" : "");
+					 !parse_c_int(json_string_value(v), fs->kind == FS_ENUM, &f->value)) {
+					if (json_is_string(v) && errno == ERANGE)
+						lerr(L, "'value' %s does not fit in 64 bits", json_string_value(v));
+					else
+						lerr(L, "'value' must be a C integer literal such as \"0x20\"%s",
+						     fs->kind == FS_ENUM ? " or \"-100\"" : "");
+				}
 				pop(L);
 			}
 			if (!L->failed && fs->kind == FS_BITS && !f->value && !f->mask)
@@ -585,8 +603,11 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 					boundary = true;
 			if (i && v->size <= st->versions[i - 1].size)
 				lerr(L, "size %u is not larger than the previous version's %u", v->size, st->versions[i - 1].size);
-			else if (i && v->since < st->versions[i - 1].since)
+			else if (i && v->since < st->versions[i - 1].since) {
+				pop(L);
+				push_key(L, "since");
 				lerr(L, "version of size %u is older than the previous version", v->size);
+			}
 			else if (v->size > st->size)
 				lerr(L, "size %u is larger than the struct (%u bytes)", v->size, st->size);
 			else if (!boundary)
@@ -954,6 +975,45 @@ static size_t section_size(struct loader *L, json_t *root, const char *key)
 		pop(L);                                                                        \
 	}
 
+/* jansson reports where it stopped, after the token; point at the token (or the bad
+ * byte, or the end of the file) instead, and never echo raw bytes to the terminal. */
+static void report_json_error(const struct src *src, const json_error_t *je)
+{
+	const char *t = src->text;
+	size_t len = src->len, p = je->position > 0 ? (size_t)je->position - 1 : 0;
+	unsigned bad;
+	if (p >= len)
+		p = len ? len - 1 : 0;
+	if (strstr(je->text, "end of file")) {
+		p = len;
+	} else if (sscanf(je->text, "unable to decode byte 0x%x", &bad) == 1 ||
+		   sscanf(je->text, "control character 0x%x", &bad) == 1) {
+		size_t q = p > 8 ? p - 8 : 0;
+		while (q < len && (unsigned char)t[q] != bad)
+			q++;
+		if (q < len)
+			p = q;
+	} else if (len && ((t[p] >= '0' && t[p] <= '9') || t[p] == '.')) {
+		while (p > 0 && strchr("0123456789+-.eE", t[p - 1]))
+			p--;
+	} else if (len && t[p] == '"') {
+		while (p > 0 && !(t[p - 1] == '"' && (p < 2 || t[p - 2] != '\\')))
+			p--;
+		if (p > 0)
+			p--;
+	}
+	unsigned long line, col;
+	line_col(t, t + p, &line, &col);
+	struct sbuf msg = SBUF_INIT;
+	for (const unsigned char *c = (const unsigned char *)je->text; *c; c++)
+		if (*c < 0x20 || *c >= 0x7f)
+			sbuf_addf(&msg, "\\x%02x", *c);
+		else
+			sbuf_addch(&msg, *c);
+	err("%s:%lu:%lu: %s", src->name, line, col, msg.buf);
+	sbuf_release(&msg);
+}
+
 static struct catalog *load_sources(struct src *srcs, size_t n)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
@@ -965,7 +1025,7 @@ static struct catalog *load_sources(struct src *srcs, size_t n)
 		L.src = &srcs[i];
 		srcs[i].root = json_loadb(srcs[i].text, srcs[i].len, JSON_REJECT_DUPLICATES, &je);
 		if (!srcs[i].root) {
-			err("%s:%d:%d: %s", srcs[i].name, je.line < 1 ? 1 : je.line, je.column < 1 ? 1 : je.column, je.text);
+			report_json_error(&srcs[i], &je);
 			L.failed = true;
 			break;
 		}

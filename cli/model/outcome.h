@@ -27,6 +27,8 @@ struct outcome {
 	unsigned char *extra;    /* an output buffer of another argument, after the call */
 	size_t extra_len;
 	int extra_arg;           /* its argument index, or -1 */
+	bool has_size_cell;      /* the size travelled through a pointer (lsm calls) */
+	uint32_t size_cell_before, size_cell_after;
 	uint64_t elapsed_us;
 	struct sbuf setup_error; /* OS_SETUP: what failed */
 };

@@ -138,8 +138,12 @@ static void number(struct parser *P, struct value *v)
 		return;
 	}
 	if (overflow) {
+		int n = (int)(P->p - start);
 		P->p = start;
-		perr(P, "number '%.*s…' does not fit in 64 bits", 24, start);
+		if (n > 40)
+			perr(P, "number '%.*s...' does not fit in 64 bits", 40, start);
+		else
+			perr(P, "number '%.*s' does not fit in 64 bits", n, start);
 		return;
 	}
 	bool u = false, l = false;
@@ -196,6 +200,13 @@ static void name_value(struct parser *P, struct value *v)
 			perr(P, "unknown name '%s' (did you mean '%s'?)", name, best);
 		else
 			perr(P, "unknown name '%s'", name);
+		free(name);
+		return;
+	}
+	if (P->fs && in != P->fs && strcmp(in->name, "constants")) {
+		P->p = start;
+		perr(P, "'%s' is a %s name, not one of %s (the field's flags); write its number to use it anyway",
+		     name, in->name, P->fs->name);
 		free(name);
 		return;
 	}
@@ -334,12 +345,30 @@ static void binary(struct parser *P, struct value *v, level_fn next, const char 
 			continue;
 		}
 		common_type(v, &r);
+		if (op[0] == '+' || op[0] == '-') {
+			/* exact arithmetic: a result the type cannot hold widens (as shifts do), or
+			 * is an error past 64 bits, instead of wrapping */
+			__int128 a = v->is_signed ? (__int128)(int64_t)v->bits : (__int128)v->bits;
+			__int128 b = r.is_signed ? (__int128)(int64_t)r.bits : (__int128)r.bits;
+			__int128 x = op[0] == '+' ? a + b : a - b;
+			if (x < -((__int128)1 << 63) || x > (__int128)UINT64_MAX) {
+				perr(P, "the result does not fit in 64 bits");
+				return;
+			}
+			__int128 lo = v->is_signed ? -((__int128)1 << (v->width - 1)) : 0;
+			__int128 hi = v->is_signed ? ((__int128)1 << (v->width - 1)) - 1 : ((__int128)1 << v->width) - 1;
+			v->bits = (uint64_t)x;
+			if (x < lo || x > hi) {
+				v->width = 64;
+				v->is_signed = x < 0 || x <= INT64_MAX;
+			}
+			fit(v);
+			continue;
+		}
 		switch (op[0]) {
 		case '|': v->bits |= r.bits; break;
 		case '&': v->bits &= r.bits; break;
 		case '^': v->bits ^= r.bits; break;
-		case '+': v->bits += r.bits; break;
-		case '-': v->bits -= r.bits; break;
 		}
 		fit(v);
 	}
@@ -421,7 +450,8 @@ int value_parse(const struct catalog *c, const struct flagset *fs, const char *t
 			perr(&P, "'&' needs a buffer name");
 		else {
 			out->kind = VK_BUFREF;
-			out->text = xstrndup(s, (size_t)(P.p - s));
+			out->text_len = (size_t)(P.p - s);
+			out->text = xstrndup(s, out->text_len);
 		}
 	} else {
 		or_expr(&P, out);
