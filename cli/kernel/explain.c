@@ -23,11 +23,15 @@ void explanation_release(struct explanation *e)
 
 uint32_t running_kernel(void)
 {
+	static uint32_t cached, done;
 	struct utsname u;
 	uint32_t v;
+	if (done)
+		return cached;
+	done = 1;
 	if (uname(&u) < 0 || kver_parse(u.release, &v, 1) < 0)
 		return 0;
-	return v & ~0xffu; /* 6.18.44 → 6.18: the catalogue dates releases */
+	return cached = v & ~0xffu; /* 6.18.44 → 6.18: the catalogue dates releases */
 }
 
 unsigned kernel_struct_size(const struct cstruct *st, uint32_t kv)

@@ -522,7 +522,10 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 		subreaper = true;
 	}
-	if (sandbox_create(&box) < 0)
+	unsigned needs = plan->ns ? SB_MNT : 0;
+	for (int i = 0; i < 6; i++)
+		needs |= sandbox_needs(plan->strings[i]);
+	if (sandbox_create(&box, needs) < 0)
 		return -1;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		sandbox_destroy(&box);

@@ -38,23 +38,51 @@ static int make_dir(const char *dir, const char *name)
 	return r;
 }
 
-int sandbox_create(struct sandbox *sb)
+/* Where sandboxes go: XSC_SANDBOX_DIR, else a memory file system (XDG_RUNTIME_DIR,
+ * /dev/shm), which makes a directory per call cheap, else TMPDIR, else /tmp. */
+static const char *sandbox_base(void)
 {
-	const char *tmp = getenv("TMPDIR");
+	static const char *base;
+	if (base)
+		return base;
+	const char *cands[] = { getenv("XSC_SANDBOX_DIR"), getenv("XDG_RUNTIME_DIR"), "/dev/shm", getenv("TMPDIR"), "/tmp" };
+	for (size_t i = 0; i < ARRAY_SIZE(cands); i++)
+		if (cands[i] && cands[i][0] == '/' && access(cands[i], W_OK | X_OK) == 0)
+			return base = cands[i];
+	return base = "/tmp";
+}
+
+int sandbox_create(struct sandbox *sb, unsigned needs)
+{
 	struct sbuf p = SBUF_INIT;
-	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", sandbox_base());
 	sb->dir = sbuf_detach(&p);
 	if (!mkdtemp(sb->dir)) {
 		int e = errno;
 		FREE_AND_NULL(sb->dir);
 		return err("cannot create a sandbox directory: %s", strerror(e));
 	}
-	if (make_file(sb->dir, "file") < 0 || make_file(sb->dir, "a") < 0 || make_dir(sb->dir, "dir") < 0 ||
-	    make_dir(sb->dir, "mnt") < 0) {
+	/* only what the call's arguments name: most calls need an empty directory */
+	if (((needs & SB_FILE) && make_file(sb->dir, "file") < 0) || ((needs & SB_A) && make_file(sb->dir, "a") < 0) ||
+	    ((needs & SB_DIR) && make_dir(sb->dir, "dir") < 0) || ((needs & SB_MNT) && make_dir(sb->dir, "mnt") < 0)) {
 		int e = errno;
 		sandbox_destroy(sb);
 		return err("cannot populate the sandbox: %s", strerror(e));
 	}
+	return 0;
+}
+
+unsigned sandbox_needs(const char *path)
+{
+	if (!path)
+		return 0;
+	size_t n = strcspn(path, "/");
+	static const struct { const char *name; unsigned bit; } known[] = {
+		{ "file", SB_FILE }, { "a", SB_A }, { "dir", SB_DIR }, { "mnt", SB_MNT },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (strlen(known[i].name) == n && !strncmp(path, known[i].name, n))
+			return known[i].bit;
 	return 0;
 }
 
@@ -73,7 +101,8 @@ void sandbox_destroy(struct sandbox *sb)
 {
 	if (!sb->dir)
 		return;
-	nftw(sb->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT); /* removes the top too */
+	if (rmdir(sb->dir) < 0) /* usually empty again; else remove what the call left */
+		nftw(sb->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 	FREE_AND_NULL(sb->dir);
 }
 
