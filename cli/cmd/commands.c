@@ -67,6 +67,12 @@ const struct command commands[] = {
 	  "back, which is then in the buffer. Nothing outside the sandbox changes unless --unsafe\n"
 	  "is given. A syscall error is the answer, not a failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
+	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
+	  "Paste a line strace printed, such as\n"
+	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"
+	  "and xsc rebuilds the struct, lists the sizes it has had in which kernels, and explains\n"
+	  "the answer for this kernel (or the version --kernel names), without calling anything.",
+	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
