@@ -193,6 +193,10 @@ int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t 
 			MV(&r, sc->lineage[k].name), MV(&r, sc->lineage[k].why);
 		MV_STRS(&r, sc->notes, sc->nnotes);
 		MV_STRS(&r, sc->links, sc->nlinks);
+		MV_STRS(&r, sc->features, sc->nfeatures);
+		MV_STRS(&r, sc->probe_set, sc->nprobe_set);
+		MV_STRS(&r, sc->probe_args, sc->nprobe_args);
+		MV(&r, sc->probe_note);
 	}
 	return r.bad ? -1 : 0;
 }

@@ -105,6 +105,13 @@ struct syscall {
 	size_t nlineage;
 	const char **notes, **links;
 	size_t nnotes, nlinks;
+	/* feature bits, in bit order (stable: append only): "available", "size:N", "FIELD:FLAG" */
+	const char **features;
+	size_t nfeatures;
+	/* the probe's recipe: FIELD=VALUE for the baseline struct, ARG=VALUE for arguments */
+	const char **probe_set, **probe_args;
+	size_t nprobe_set, nprobe_args;
+	const char *probe_note;
 };
 
 struct catalog {

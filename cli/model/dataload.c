@@ -699,7 +699,8 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 /* ---- syscalls ---- */
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
-	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links", NULL };
+	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
+	"features", "probe", NULL };
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
 static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "pid", "int", "ptr", "cmd", NULL };
@@ -851,6 +852,70 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+static bool set_has(const struct flagset *fs, const char *flag)
+{
+	for (size_t k = 0; fs && k < fs->nflags; k++)
+		if (!strcmp(fs->flags[k].name, flag))
+			return true;
+	return false;
+}
+
+/* Is "HOLDER:FLAG" a flag of a struct field or of a flags argument called HOLDER? */
+static int feature_known(const struct syscall *sc, const char *holder, size_t n, const char *flag)
+{
+	int named = 0;
+	for (size_t i = 0; sc->st && i < sc->st->nfields; i++)
+		if (strlen(sc->st->fields[i].name) == n && !strncmp(sc->st->fields[i].name, holder, n) && sc->st->fields[i].flagset) {
+			named = 1;
+			if (set_has(sc->st->fields[i].flagset, flag))
+				return 2;
+		}
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (strlen(sc->args[i].name) == n && !strncmp(sc->args[i].name, holder, n) && sc->args[i].flagset) {
+			named = 1;
+			if (set_has(sc->args[i].flagset, flag))
+				return 2;
+		}
+	return named;
+}
+
+static void load_features(struct loader *L, json_t *o, struct syscall *sc)
+{
+	sc->features = get_strings(L, o, "features", "a syscall", &sc->nfeatures);
+	if (L->failed || !sc->features)
+		return;
+	push_key(L, "features");
+	for (size_t i = 0; i < sc->nfeatures && !L->failed; i++) {
+		const char *f = sc->features[i];
+		const char *colon = strchr(f, ':');
+		push_idx(L, i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(sc->features[j], f))
+				lerr(L, "duplicate feature '%s' (bit %zu already)", f, j);
+		if (L->failed) {
+		} else if (!strcmp(f, "available")) {
+			if (i)
+				lerr(L, "'available' must be bit 0");
+		} else if (!colon) {
+			lerr(L, "feature '%s' is not \"available\", \"size:N\", \"FIELD:FLAG\" or \"query:NAME\"", f);
+		} else if (!strncmp(f, "size:", 5)) {
+			bool ok = false;
+			for (size_t k = 0; sc->st && k < sc->st->nversions; k++)
+				ok |= (unsigned)atoi(f + 5) == sc->st->versions[k].size;
+			if (!ok)
+				lerr(L, "feature '%s': %s has no size version of that size", f, sc->st ? sc->st->name : sc->name);
+		} else if (strncmp(f, "query:", 6)) {
+			int k = feature_known(sc, f, (size_t)(colon - f), colon + 1);
+			if (!k)
+				lerr(L, "feature '%s': '%.*s' is neither a field with a flag set nor a flags argument", f, (int)(colon - f), f);
+			else if (k == 1)
+				lerr(L, "feature '%s': %s is not a flag of '%.*s'", f, colon + 1, (int)(colon - f), f);
+		}
+		pop(L);
+	}
+	pop(L);
+}
+
 static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 {
 	if (!check_object(L, o, "a syscall", syscall_keys))
@@ -940,6 +1005,18 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	}
 	sc->notes = get_strings(L, o, "notes", "a syscall", &sc->nnotes);
 	sc->links = get_strings(L, o, "links", "a syscall", &sc->nlinks);
+	load_features(L, o, sc);
+	json_t *po = json_object_get(o, "probe");
+	if (po && !L->failed) {
+		static const char *const pk[] = { "set", "args", "note", NULL };
+		push_key(L, "probe");
+		if (check_object(L, po, "'probe'", pk)) {
+			sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
+			sc->probe_args = get_strings(L, po, "args", "'probe'", &sc->nprobe_args);
+			sc->probe_note = get_str(L, po, "note", false, "'probe'");
+		}
+		pop(L);
+	}
 }
 
 /* ---- driver ---- */
@@ -1136,7 +1213,7 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 1 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 2 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)
