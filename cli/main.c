@@ -34,7 +34,7 @@ static int exit_code(int r)
 
 static int run_script(struct session *s, const char *path)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = fopen(path, "re"); /* not inherited by sandboxed children */
 	if (!fp)
 		return err("cannot open script '%s': %m", path);
 	int r = session_run_stream(s, fp, path);

@@ -96,8 +96,8 @@ int cmd_dump(struct session *s, int argc, char **argv)
 	out_u64(o, "buffer_size", b->len);
 	out_u64(o, "newest_size", cstruct_newest_size(st));
 	out_text(o, "%s: struct %s, size %llu", b->name, st->name, (unsigned long long)b->size);
-	if (st->size_field)
-		out_text(o, " (the kernel reads the size from field '%s': %llu)", st->size_field->name,
+	if (b->size_field)
+		out_text(o, " (the kernel reads the size from field '%s': %llu)", b->size_field->name,
 			 (unsigned long long)ksize);
 	out_text(o, ", newest known %u\n", cstruct_newest_size(st));
 	out_text(o, "  %s%5s  %-23s  %-22s %s%s\n", out_color(o, OC_DIM), "OFF", "BYTES", "FIELD", "VALUE",

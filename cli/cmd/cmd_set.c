@@ -70,7 +70,7 @@ int cmd_set(struct session *s, int argc, char **argv)
 	const char *note = s->cur->notes[f - s->cur->st->fields];
 	if (note)
 		out_text(&s->out, "%s: %s\n", f->name, note);
-	if (f == s->cur->st->size_field && structbuf_kernel_size(s->cur) != s->cur->size)
+	if (f == s->cur->size_field && structbuf_kernel_size(s->cur) != s->cur->size)
 		out_text(&s->out, "note: the size field now says %llu but the buffer holds %llu bytes\n",
 			 (unsigned long long)structbuf_kernel_size(s->cur), (unsigned long long)s->cur->size);
 	return 0;

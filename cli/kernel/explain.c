@@ -252,6 +252,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 	const struct size_rules *r = &sc->rules;
 	int err = o->ret == -1 ? o->err : 0;
 	const char *en = err ? errno_name(err) : NULL;
+	bool output = r->tail && (!strcmp(r->tail, "zeroed") || !strcmp(r->tail, "untouched"));
 
 	if (err == ENOSYS) {
 		say(e, "this kernel (%s) has no %s; it was added in %s", kver_str(kv, kvs), sc->name,
@@ -263,6 +264,11 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 			const struct sversion *v = version_of_size(st, size);
 			if (size == 0 && r->zero && !strcmp(r->zero, "ver0"))
 				say(e, "size 0 is taken as the first version (%u bytes), an old-ABI quirk of %s", ver0, sc->name);
+			else if (output && size < ksize)
+				say(e, "an output call: the kernel wrote only the first %llu of its %u bytes", (unsigned long long)size, ksize);
+			else if (output && size > ksize)
+				say(e, "an output call: the kernel wrote its %u bytes and %s the %llu past them", ksize,
+				    !strcmp(r->tail, "zeroed") ? "zeroed" : "left alone", (unsigned long long)(size - ksize));
 			else if (size < ksize)
 				say(e, "size %llu is smaller than this kernel's struct (%u): the kernel zero-filled bytes %llu..%u, so those fields mean the old behaviour",
 				    (unsigned long long)size, ksize, (unsigned long long)size, ksize - 1);
@@ -305,8 +311,8 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 				say(e, "no byte past this kernel's struct (%u) is nonzero: E2BIG came from a check inside the struct", ksize);
 			}
 		}
-	} else if (err == EINVAL && st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER &&
-		   size < ver0 && !(size == 0 && r->zero && strcmp(r->zero, "EINVAL"))) {
+	} else if (err == EINVAL && st && (st->nversions || r->min) && sc->size_where != SW_NONE &&
+		   sc->size_where != SW_POINTER && size < ver0 && !(size == 0 && r->zero && strcmp(r->zero, "EINVAL"))) {
 		say(e, "size %llu is below the first published size, %u%s%s%s", (unsigned long long)size, ver0,
 		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
 		    st->nversions && st->versions[0].name ? ")" : "");

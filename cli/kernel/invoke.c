@@ -137,7 +137,7 @@ static int arg_value(const struct catalog *cat, const struct sarg *a, const char
 	return 0;
 }
 
-static void *map_with_guard(size_t len, size_t *map_len)
+void *invoke_map_guarded(size_t len, size_t *map_len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t body = (len + page - 1) / page * page;
@@ -154,7 +154,7 @@ static void *map_with_guard(size_t len, size_t *map_len)
 static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *bufs, struct call_plan *plan)
 {
 	plan->buflen = sb->len;
-	plan->buf = map_with_guard(sb->len, &plan->map_len);
+	plan->buf = invoke_map_guarded(sb->len, &plan->map_len);
 	memcpy(plan->buf, sb->data, sb->len);
 	for (size_t i = 0; i < sb->nrelocs; i++) {
 		const struct reloc *r = &sb->relocs[i];
@@ -174,7 +174,7 @@ static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *b
 		}
 		memcpy(plan->buf + r->offset, &addr, 8);
 	}
-	plan->size = structbuf_kernel_size(sb);
+	plan->size = plan->sc->size_where == SW_FIELD ? structbuf_kernel_size(sb) : sb->size;
 	return 0;
 }
 
@@ -401,68 +401,90 @@ static void set_step(struct record *rec, const char *step)
 	rec->step[n] = '\0';
 }
 
+long invoke_prep(enum prep_kind k, int *err)
+{
+	long fd = -1;
+	if (k == PREP_PIDFD) {
+		fd = syscall(SYS_pidfd_open, getpid(), 0);
+	} else if (k == PREP_UFFD) {
+		fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 && errno == EPERM)
+			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */);
+	} else if (k == PREP_IOURING) {
+		unsigned char params[120];
+		memset(params, 0, sizeof(params));
+		fd = syscall(SYS_io_uring_setup, 1, params);
+	}
+	*err = fd < 0 ? errno : 0;
+	return fd;
+}
+
+const char *invoke_prep_name(enum prep_kind k)
+{
+	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)" };
+	return names[k];
+}
+
+long invoke_raw(const struct call_plan *plan, const uint64_t a[6], int *err)
+{
+	if (plan->clone3) {
+		long r = raw_clone3((void *)(uintptr_t)a[0], a[1]);
+		*err = r < 0 ? (int)-r : 0;
+		if (r > 0)
+			waitpid((pid_t)r, NULL, __WALL);
+		return r < 0 ? -1 : r;
+	}
+	errno = 0;
+	long r = syscall(plan->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	*err = r == -1 ? errno : 0;
+	return r;
+}
+
+int invoke_rseq_release(void)
+{
+	if (!__rseq_size)
+		return 0;
+	/* glibc registered rseq for this thread; take it back so a call can register */
+	if (syscall(SYS_rseq, (char *)__builtin_thread_pointer() + __rseq_offset, __rseq_size < 32 ? 32 : __rseq_size,
+		    1, RSEQ_SIG) < 0)
+		return errno;
+	return 0;
+}
+
 /* The child: async-signal-safe from here to _exit. */
 static void NORETURN child(const struct call_plan *plan, const struct sandbox *box, int wr)
 {
 	struct record rec = { .stage = OS_SETUP, .prep_fd = -1 };
 	uint64_t a[6];
 	const char *step;
+	int e;
 	memcpy(a, plan->args, sizeof(a));
 	unsigned timeout_s = (plan->timeout_ms + 999) / 1000;
-	int e = sandbox_enter(box, plan->ns, timeout_s, &step);
-	if (e) {
+	if ((e = sandbox_enter(box, plan->ns, timeout_s, &step))) {
 		rec.err = e;
 		set_step(&rec, step);
 		goto report;
 	}
 	if (plan->prep != PREP_NONE) {
-		long fd = -1;
-		if (plan->prep == PREP_PIDFD) {
-			set_step(&rec, "pidfd_open(getpid())");
-			fd = syscall(SYS_pidfd_open, getpid(), 0);
-		} else if (plan->prep == PREP_UFFD) {
-			set_step(&rec, "userfaultfd()");
-			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-			if (fd < 0 && errno == EPERM)
-				fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */);
-		} else {
-			unsigned char params[120];
-			memset(params, 0, sizeof(params));
-			set_step(&rec, "io_uring_setup(1)");
-			fd = syscall(SYS_io_uring_setup, 1, params);
-		}
+		long fd = invoke_prep(plan->prep, &e);
 		if (fd < 0) {
-			rec.err = errno;
+			rec.err = e;
+			set_step(&rec, invoke_prep_name(plan->prep));
 			goto report;
 		}
 		if (plan->prep_arg >= 0)
 			a[plan->prep_arg] = (uint64_t)fd;
 		rec.prep_fd = fd;
-		rec.step[0] = '\0';
 	}
-	if (plan->rseq_unregister && __rseq_size) {
-		/* glibc registered rseq for this thread; take it back so the call can register */
+	if (plan->rseq_unregister && (e = invoke_rseq_release())) {
+		rec.err = e;
 		set_step(&rec, "unregister glibc's rseq");
-		if (syscall(SYS_rseq, (char *)__builtin_thread_pointer() + __rseq_offset, __rseq_size < 32 ? 32 : __rseq_size, 1, RSEQ_SIG) < 0) {
-			rec.err = errno;
-			goto report;
-		}
-		rec.step[0] = '\0';
+		goto report;
 	}
 	alarm(timeout_s + 1);
 	rec.stage = OS_CALLED;
-	if (plan->clone3) {
-		long r = raw_clone3((void *)(uintptr_t)a[0], a[1]);
-		rec.ret = r < 0 ? -1 : r;
-		rec.err = r < 0 ? (int)-r : 0;
-		if (r > 0)
-			waitpid((pid_t)r, NULL, __WALL);
-	} else {
-		errno = 0;
-		long r = syscall(plan->nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-		rec.ret = r;
-		rec.err = r == -1 ? errno : 0;
-	}
+	rec.ret = invoke_raw(plan, a, &e);
+	rec.err = e;
 report:
 	rec.size_cell = plan->size_cell;
 	write_all(wr, &rec, sizeof(rec));

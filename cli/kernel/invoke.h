@@ -55,6 +55,15 @@ void invoke_plan_release(struct call_plan *plan);
 /* Runs the plan once. Returns 0 with the outcome filled (a syscall error is an outcome,
  * not a failure), or -1 (reported) when xsc itself could not run it. */
 int invoke_run(const struct call_plan *plan, struct outcome *out);
+/* In a forked child only (async-signal-safe): the descriptor a prep makes, the raw call
+ * (clone3 through a stub whose child exits at once, reaped), and giving back glibc's rseq
+ * registration. They return -1 (or the errno) with *err set. */
+long invoke_prep(enum prep_kind k, int *err);
+const char *invoke_prep_name(enum prep_kind k);
+long invoke_raw(const struct call_plan *plan, const uint64_t a[6], int *err);
+int invoke_rseq_release(void);
+/* Where a plan's buffers need memory with a guard page after them. */
+void *invoke_map_guarded(size_t len, size_t *map_len);
 /* True when the syscall can be invoked live at all. */
 bool invoke_supported(const struct syscall *sc, const char **why);
 #endif

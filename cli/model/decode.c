@@ -117,11 +117,18 @@ static bool skip_field(const struct cstruct *st, const struct field *f, const un
 		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !load_le(data + 8, 8);
 	}
 	if (!strcmp(st->name, "clone_args")) {
-		static const char *const always[] = { "flags", "exit_signal", "stack", "stack_size", NULL };
-		for (const char *const *a = always; *a; a++)
-			if (!strcmp(f->name, *a))
-				return !strcmp(f->name, "flags") && !load_le(data, 8);
-		return all_zero(data + f->offset, f->size);
+		/* strace shows a pointer field when a flag asks for it */
+		static const struct { const char *field; uint64_t flags; } when[] = {
+			{ "pidfd", 0x1000 }, { "child_tid", 0x1000000 | 0x200000 }, { "parent_tid", 0x100000 },
+			{ "tls", 0x80000 }, { "cgroup", 0x200000000ULL },
+		};
+		uint64_t flags = load_le(data, 8);
+		for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++)
+			if (!strcmp(f->name, when[i].field))
+				return !(flags & when[i].flags) && (strcmp(f->name, "cgroup") || all_zero(data + f->offset, f->size));
+		if (!strcmp(f->name, "set_tid") || !strcmp(f->name, "set_tid_size"))
+			return !load_le(data + 72, 8);
+		return false;
 	}
 	return false;
 }
@@ -183,6 +190,27 @@ static void put_string(struct sbuf *sb, const char *s)
 /* The bytes the kernel changed in the size field are shown strace's way: => {size=N}. */
 static void put_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
 {
+	if (!strcmp(st->name, "clone_args") && o->after && o->len >= 64) {
+		if (o->ret < 0)
+			return; /* strace shows what the kernel wrote only when it succeeded */
+		uint64_t flags = load_le(o->before, 8);
+		const struct field *pf = cstruct_find_field(st, "pidfd"), *pt = cstruct_find_field(st, "parent_tid");
+		bool first = true;
+		if (flags & (0x1000 | 0x100000))
+			sbuf_adds(sb, " => {");
+		if ((flags & 0x1000) && pf) {
+			sbuf_adds(sb, "pidfd=");
+			decode_field(sb, cat, pf, o->after);
+			first = false;
+		}
+		if ((flags & 0x100000) && pt) {
+			sbuf_addf(sb, "%sparent_tid=", first ? "" : ", ");
+			decode_field(sb, cat, pt, o->after);
+		}
+		if (flags & (0x1000 | 0x100000))
+			sbuf_addch(sb, '}');
+		return;
+	}
 	const struct field *f = st->size_field;
 	if (!f || !o->after || o->len < f->offset + f->size ||
 	    !memcmp(o->before + f->offset, o->after + f->offset, f->size))
@@ -204,6 +232,8 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		if ((int)i == buf_arg && sc->st) {
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
+			if (!size && sc->has_rules && sc->rules.zero && !strcmp(sc->rules.zero, "ver0") && st->nversions)
+				size = st->versions[0].size; /* the kernel reads size 0 as VER0, and so does strace */
 			decode_struct(sb, cat, st, o->before, o->len, size, v);
 			put_writeback(sb, cat, st, o);
 			continue;

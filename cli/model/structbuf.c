@@ -33,6 +33,8 @@ struct structbuf *structbuf_new(const char *name, const struct cstruct *st, cons
 	sb->name = xstrdup(name);
 	sb->st = st;
 	sb->sc = sc;
+	/* sched_attr carries its size for sched_setattr but not for sched_getattr */
+	sb->size_field = sc ? (sc->size_where == SW_FIELD ? st->size_field : NULL) : st->size_field;
 	grow(sb, st->size);
 	sb->notes = xcalloc(st->nfields ? st->nfields : 1, sizeof(*sb->notes));
 	structbuf_set_size(sb, cstruct_newest_size(st));
@@ -67,7 +69,7 @@ void structbuf_free(struct structbuf *sb)
 
 int structbuf_set_size(struct structbuf *sb, uint64_t size)
 {
-	const struct field *sf = sb->st->size_field;
+	const struct field *sf = sb->size_field;
 	if (sf && sf->elem_size < 8 && size >> (sf->elem_size * 8))
 		return err("size %llu does not fit the %s field '%s'", (unsigned long long)size,
 			   sf->type_text, sf->name);
@@ -174,6 +176,6 @@ const struct reloc *structbuf_reloc_at(const struct structbuf *sb, unsigned offs
 
 uint64_t structbuf_kernel_size(const struct structbuf *sb)
 {
-	const struct field *sf = sb->st->size_field;
+	const struct field *sf = sb->size_field;
 	return sf ? load_le(sb->data + sf->offset, sf->elem_size) : sb->size;
 }

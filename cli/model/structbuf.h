@@ -25,6 +25,7 @@ struct structbuf {
 	char *name;
 	const struct cstruct *st;
 	const struct syscall *sc;  /* the syscall it was made for, or NULL */
+	const struct field *size_field; /* where the kernel reads the size, if in the struct */
 	unsigned char *data;
 	size_t len;                /* bytes backed by memory (>= st->size) */
 	uint64_t size;             /* the size passed to the kernel */

@@ -95,8 +95,8 @@ uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 			const struct flag *f = &fs->flags[i];
 			if (!f->value || (pass == 0) != f->mask)
 				continue;
-			if (f->mask && !(f->value & ~single))
-				continue;
+			if (f->mask && (!(f->value & ~single) || strstr(f->name, "__")))
+				continue; /* aliases, and kernel-internal masks such as MOUNT_ATTR__ATIME */
 			if ((rest & f->value) == f->value) {
 				if (sb->len > start)
 					sbuf_addch(sb, '|');

@@ -1,0 +1,779 @@
+#include "kernel/probe.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "kernel/btf.h"
+#include "kernel/invoke.h"
+#include "kernel/sandbox.h"
+#include "model/structbuf.h"
+#include "model/value.h"
+#include "base/banned.h"
+
+#define PAGE 4096
+#define MAX_COMP 4
+#define MAX_CAND 128
+#define MAX_Q 4
+#define SCRATCH_LEN 4096
+
+/* One flag-bit probe: the parent fills the recipe, the child the result. */
+struct fprobe {
+	const char *holder, *name;
+	int field_off;          /* the bit lives in a struct field at this offset … */
+	unsigned width;         /* … of this many bytes, */
+	int arg;                /* or in this argument (field_off < 0) */
+	uint64_t bit;
+	struct { int off, arg; unsigned width; uint64_t value; } comp[MAX_COMP];
+	int ncomp;
+	const char *inconclusive;
+	int32_t err;            /* result: 0 success, an errno, -1 not run */
+};
+
+/* One syscall's probe: recipe and results. Lives in memory shared with the child. */
+struct sprobe {
+	const struct syscall *sc;
+	struct call_plan plan;
+	const char *skip;
+	int size_arg;
+	const struct field *size_field;
+	uint64_t newest;        /* the declared size for the baseline and the flags */
+	uint64_t bisect_size;   /* the declared size while bisecting, 0: no bisection */
+	unsigned cand[MAX_CAND];
+	int ncand;
+	bool writeback;
+	unsigned char *pristine;
+	size_t pristine_len;
+	struct fprobe *fp;
+	size_t nfp;
+	/* results */
+	int32_t base_err, ksize_bisect, ksize_wb;
+	uint32_t calls;
+	uint64_t us;
+	int64_t q[MAX_Q];
+	bool qok[MAX_Q];
+	const char *qname[MAX_Q];
+	int nq;
+	bool done;
+};
+
+/* ---- shared memory for the results ---- */
+
+struct shared {
+	unsigned char *base;
+	size_t used, cap;
+};
+
+static void *shared_alloc(struct shared *sh, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n > sh->cap - sh->used)
+		die("probe: shared area too small");
+	void *p = sh->base + sh->used;
+	sh->used += n;
+	return p;
+}
+
+/* ---- the parent: recipes ---- */
+
+bool probe_supported(const struct syscall *sc, const char **why)
+{
+	if (!strcmp(sc->kind, "legacy")) {
+		*why = "a legacy call with nothing to probe";
+		return false;
+	}
+	if (!sc->nfeatures) {
+		*why = "the catalogue defines no feature bits for it";
+		return false;
+	}
+	return invoke_supported(sc, why);
+}
+
+static uint64_t mnt_id_of(const char *path)
+{
+	unsigned char stx[256];
+	memset(stx, 0, sizeof(stx));
+	if (syscall(SYS_statx, AT_FDCWD, path, 0, 0x4000 /* STATX_MNT_ID_UNIQUE */, stx) < 0)
+		return 0;
+	uint64_t id;
+	memcpy(&id, stx + 144, 8); /* stx_mnt_id */
+	return id;
+}
+
+struct specials {
+	uint64_t scratch, mnt_id;
+};
+
+/* A value of the recipe language: the catalogue's, or a token the prober resolves.
+ * Returns 0, -1 (bad value, reported), or 1 (a resource xsc cannot make: inconclusive). */
+static int recipe_value(const struct catalog *cat, const struct flagset *fs, const char *text,
+			const struct specials *sp, uint64_t *out)
+{
+	if (!strcmp(text, "SCRATCH")) {
+		*out = sp->scratch;
+		return 0;
+	}
+	if (!strcmp(text, "MNT_ID")) {
+		*out = sp->mnt_id;
+		return sp->mnt_id ? 0 : 1;
+	}
+	if (!strcmp(text, "USERNS_FD") || !strcmp(text, "IO_URING_FD") || !strcmp(text, "CGROUP_FD"))
+		return 1;
+	struct value v;
+	if (value_parse(cat, fs, text, &v) < 0)
+		return -1;
+	*out = v.bits;
+	value_release(&v);
+	return 0;
+}
+
+static int arg_index(const struct syscall *sc, const char *name, size_t n)
+{
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (strlen(sc->args[i].name) == n && !strncmp(sc->args[i].name, name, n))
+			return (int)i;
+	return -1;
+}
+
+static unsigned arg_width(const struct sarg *a)
+{
+	return strstr(a->type, "long") || strstr(a->type, "64") || strstr(a->type, "size_t") ? 8 : 4;
+}
+
+/* Resolves one companion ("attr_clr=MOUNT_ATTR__ATIME", "CLONE_VM", "attr=0") into fp. */
+static void add_companion(const struct catalog *cat, const struct syscall *sc, struct fprobe *fp,
+			  const struct flagset *own, const char *c, const struct specials *sp)
+{
+	if (fp->ncomp == MAX_COMP) {
+		fp->inconclusive = "too many companions";
+		return;
+	}
+	const char *eq = strchr(c, '=');
+	int *off = &fp->comp[fp->ncomp].off, *arg = &fp->comp[fp->ncomp].arg;
+	unsigned *width = &fp->comp[fp->ncomp].width;
+	uint64_t *value = &fp->comp[fp->ncomp].value;
+	*off = *arg = -1;
+	if (!eq) {
+		/* another flag of the same word */
+		if (recipe_value(cat, own, c, sp, value)) {
+			fp->inconclusive = "a companion flag is unknown";
+			return;
+		}
+		*off = fp->field_off;
+		*arg = fp->arg;
+		*width = fp->width;
+		*value |= fp->bit; /* OR-ed with the flag itself */
+		fp->ncomp++;
+		return;
+	}
+	size_t n = (size_t)(eq - c);
+	const struct field *f = NULL;
+	for (size_t i = 0; sc->st && i < sc->st->nfields; i++)
+		if (strlen(sc->st->fields[i].name) == n && !strncmp(sc->st->fields[i].name, c, n))
+			f = &sc->st->fields[i];
+	const struct flagset *fs = f ? f->flagset : NULL;
+	if (f) {
+		*off = (int)f->offset;
+		*width = f->elem_size;
+	} else if ((*arg = arg_index(sc, c, n)) >= 0) {
+		fs = sc->args[*arg].flagset;
+		*width = 8;
+	} else {
+		fp->inconclusive = "a companion names no field or argument";
+		return;
+	}
+	int r = recipe_value(cat, fs, eq + 1, sp, value);
+	if (r) {
+		fp->inconclusive = r > 0 ? "it needs a resource the prober cannot make (a user-namespace, io_uring or cgroup descriptor)"
+				      : "a companion value is bad";
+		return;
+	}
+	fp->ncomp++;
+}
+
+static size_t count_flag_probes(const struct syscall *sc, uint64_t declared)
+{
+	size_t n = 0;
+	for (size_t i = 0; sc->st && i < sc->st->nfields; i++) {
+		const struct field *f = &sc->st->fields[i];
+		if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= declared)
+			n += f->elem_size * 8;
+	}
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (sc->args[i].role == AR_FLAGS && sc->args[i].flagset && sc->args[i].flagset->kind == FS_BITS)
+			n += 64;
+	return n;
+}
+
+/* The probes of one flags word: every flag the catalogue names, then every other bit. */
+static void add_word(const struct catalog *cat, const struct syscall *sc, struct sprobe *p, const char *holder,
+		     const struct flagset *fs, int field_off, unsigned width, int arg, const struct specials *sp)
+{
+	uint64_t known = 0;
+	for (size_t k = 0; k < fs->nflags; k++) {
+		const struct flag *fl = &fs->flags[k];
+		if (fl->mask || !fl->value)
+			continue;
+		struct fprobe *fp = &p->fp[p->nfp++];
+		memset(fp, 0, sizeof(*fp));
+		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .field_off = field_off, .width = width,
+				       .arg = arg, .bit = fl->value, .err = -1 };
+		known |= fl->value;
+		for (size_t c = 0; c < fl->ncompanions && !fp->inconclusive; c++)
+			add_companion(cat, sc, fp, fs, fl->companions[c], sp);
+	}
+	for (unsigned b = 0; b < width * 8; b++) {
+		uint64_t bit = 1ULL << b;
+		if (known & bit)
+			continue;
+		struct fprobe *fp = &p->fp[p->nfp++];
+		*fp = (struct fprobe){ .holder = holder, .name = NULL, .field_off = field_off, .width = width,
+				       .arg = arg, .bit = bit, .err = -1 };
+	}
+}
+
+static void add_candidates(struct sprobe *p, const struct cstruct *st)
+{
+	unsigned ver0 = st->nversions ? st->versions[0].size : st->size;
+	if (p->sc->has_rules && p->sc->rules.min)
+		ver0 = p->sc->rules.min;
+	/* every place a kernel's struct could end: field ends at or past VER0, then the
+	 * catalogue's end, then 8-byte steps a newer kernel might have added */
+	for (size_t i = 0; i < st->nfields && p->ncand < MAX_CAND; i++) {
+		unsigned end = st->fields[i].offset + st->fields[i].size;
+		if (end >= ver0 && (!p->ncand || end > p->cand[p->ncand - 1]))
+			p->cand[p->ncand++] = end;
+	}
+	unsigned last = p->ncand ? p->cand[p->ncand - 1] : st->size;
+	for (unsigned o = (last + 8) & ~7u; o + 8 <= p->bisect_size && p->ncand < MAX_CAND; o += o < 512 ? 8 : 64)
+		p->cand[p->ncand++] = o;
+}
+
+static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
+			      const struct specials *spv, unsigned timeout_ms, unsigned *needs)
+{
+	const struct syscall *sc = p->sc;
+	const char *why;
+	if (!probe_supported(sc, &why))
+		return why;
+	struct structbuf *sb = NULL;
+	const struct cstruct *st = sc->st;
+	if (st) {
+		sb = structbuf_new(st->name, st, sc);
+		p->newest = cstruct_newest_size(st);
+		bool bisect = sc->has_rules && sc->rules.tail && !strcmp(sc->rules.tail, "E2BIG") &&
+			      (sc->size_where == SW_ARG || sc->size_where == SW_FIELD);
+		p->bisect_size = bisect ? (sc->rules.cap && sc->rules.cap < PAGE ? sc->rules.cap : PAGE) : 0;
+		p->writeback = sc->has_rules && sc->rules.writeback && !strcmp(sc->rules.writeback, "size-on-e2big") &&
+			       sc->size_where == SW_FIELD;
+		structbuf_set_size(sb, PAGE); /* memory for bisection */
+		for (size_t i = 0; i < sc->nprobe_set; i++) {
+			const char *eq = strchr(sc->probe_set[i], '=');
+			const struct field *f = eq ? NULL : NULL;
+			char *name = eq ? xstrndup(sc->probe_set[i], (size_t)(eq - sc->probe_set[i])) : NULL;
+			f = name ? cstruct_find_field(st, name) : NULL;
+			free(name);
+			uint64_t v;
+			if (!f || recipe_value(cat, f->flagset, eq + 1, spv, &v)) {
+				structbuf_free(sb);
+				return "its probe recipe cannot be applied here";
+			}
+			struct value val = { .kind = VK_INT, .bits = v, .width = 64, .is_signed = false };
+			if (f->elem_size < 8)
+				val.bits &= (1ULL << (f->elem_size * 8)) - 1;
+			structbuf_set_field(sb, f, &val);
+		}
+	}
+	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, false, timeout_ms, &p->plan) < 0) {
+		structbuf_free(sb);
+		return "xsc cannot plan a harmless call";
+	}
+	structbuf_free(sb);
+	for (int i = 0; i < 6; i++)
+		*needs |= sandbox_needs(p->plan.strings[i]);
+	if (p->plan.ns)
+		*needs |= SB_MNT;
+	p->size_arg = -1;
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)
+			p->size_arg = (int)i;
+	p->size_field = st && sc->size_where == SW_FIELD ? st->size_field : NULL;
+	if (st) {
+		p->pristine_len = p->plan.buflen;
+		p->pristine = xmalloc(p->pristine_len);
+		memcpy(p->pristine, p->plan.buf, p->pristine_len);
+		if (p->bisect_size)
+			add_candidates(p, st);
+	}
+	/* flags: every bit of every flags field and flags argument */
+	p->fp = shared_alloc(sh, sizeof(*p->fp) * (count_flag_probes(sc, p->newest) + 1));
+	if (strcmp(sc->name, "rseq")) { /* rseq registers once; its only flag unregisters */
+		for (size_t i = 0; st && i < st->nfields; i++) {
+			const struct field *f = &st->fields[i];
+			if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest)
+				add_word(cat, sc, p, f->name, f->flagset, (int)f->offset, f->elem_size, -1, spv);
+		}
+		for (size_t i = 0; i < sc->nargs; i++) {
+			const struct sarg *a = &sc->args[i];
+			if (a->role == AR_FLAGS && a->flagset && a->flagset->kind == FS_BITS)
+				add_word(cat, sc, p, a->name, a->flagset, -1, arg_width(a), (int)i, spv);
+		}
+	}
+	p->base_err = p->ksize_bisect = p->ksize_wb = -1;
+	return NULL;
+}
+
+/* ---- the child: async-signal-safe from fork to _exit ---- */
+
+static uint64_t mono_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
+}
+
+static void store(unsigned char *p, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static uint64_t load(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static int fd_base;
+
+/* One call with args a and the declared size; restores the buffer afterwards unless keep.
+ * Returns 0 on success, else the errno; *ret gets the return value. */
+static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, long *ret)
+{
+	int e = 0;
+	long r;
+	if (p->size_arg >= 0)
+		a[p->size_arg] = size;
+	if (p->size_field)
+		store(p->plan.buf + p->size_field->offset, p->size_field->elem_size, size);
+	if (p->plan.prep != PREP_NONE) {
+		long fd = invoke_prep(p->plan.prep, &e);
+		if (fd < 0)
+			return e ? e : EBADF;
+		if (p->plan.prep_arg >= 0)
+			a[p->plan.prep_arg] = (uint64_t)fd;
+	}
+	r = invoke_raw(&p->plan, a, &e);
+	p->calls++;
+	if (ret)
+		*ret = r;
+	syscall(SYS_close_range, fd_base, ~0U, 0); /* what the call (or its prep) opened */
+	if (!keep && p->pristine)
+		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+	return r == -1 ? e : 0;
+}
+
+static void query(struct sprobe *p, const char *name, int64_t v, bool ok)
+{
+	if (p->nq < MAX_Q) {
+		p->qname[p->nq] = name;
+		p->q[p->nq] = v;
+		p->qok[p->nq] = ok;
+		p->nq++;
+	}
+}
+
+/* Is a nonzero byte at off refused with E2BIG? */
+static bool e2big_at(struct sprobe *p, unsigned off)
+{
+	uint64_t a[6];
+	memcpy(a, p->plan.args, sizeof(a));
+	p->plan.buf[off] = 1;
+	int e = do_call(p, a, p->bisect_size, false, NULL);
+	return e == E2BIG;
+}
+
+static void probe_size(struct sprobe *p)
+{
+	if (p->writeback) {
+		/* sched_setattr, perf_event_open: a size below VER0 makes the kernel write its own */
+		uint64_t a[6];
+		memcpy(a, p->plan.args, sizeof(a));
+		if (do_call(p, a, 1, true, NULL) == E2BIG)
+			p->ksize_wb = (int32_t)load(p->plan.buf + p->size_field->offset, p->size_field->elem_size);
+		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+	}
+	if (!p->bisect_size || !p->ncand)
+		return;
+	/* bisection over the candidate ends: the first at which a nonzero byte is E2BIG */
+	int lo = 0, hi = p->ncand - 1;
+	if (!e2big_at(p, p->cand[hi])) {
+		p->ksize_bisect = -1; /* the kernel knows more than this page: give up */
+		return;
+	}
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (e2big_at(p, p->cand[mid]))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	p->ksize_bisect = (int32_t)p->cand[lo];
+}
+
+static void probe_flags(struct sprobe *p)
+{
+	uint64_t declared = p->newest;
+	if (p->ksize_bisect > 0 && (uint64_t)p->ksize_bisect < declared)
+		declared = (uint64_t)p->ksize_bisect; /* an older kernel: stay within its struct */
+	for (size_t i = 0; i < p->nfp; i++) {
+		struct fprobe *fp = &p->fp[i];
+		if (fp->inconclusive)
+			continue;
+		uint64_t a[6];
+		memcpy(a, p->plan.args, sizeof(a));
+		if (fp->field_off >= 0) {
+			uint64_t v = load(p->plan.buf + fp->field_off, fp->width);
+			store(p->plan.buf + fp->field_off, fp->width, v | fp->bit);
+		} else {
+			a[fp->arg] |= fp->bit;
+		}
+		for (int c = 0; c < fp->ncomp; c++) {
+			if (fp->comp[c].off >= 0) {
+				uint64_t v = fp->comp[c].off == fp->field_off ? load(p->plan.buf + fp->comp[c].off, fp->comp[c].width) : 0;
+				store(p->plan.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
+			} else if (fp->comp[c].arg >= 0) {
+				a[fp->comp[c].arg] = fp->comp[c].arg == fp->arg ? a[fp->arg] | fp->comp[c].value : fp->comp[c].value;
+			}
+		}
+		/* an argument companion may set the size itself (attr=0 size=0) */
+		uint64_t size = declared;
+		for (int c = 0; c < fp->ncomp; c++)
+			if (fp->comp[c].arg >= 0 && fp->comp[c].arg == p->size_arg)
+				size = fp->comp[c].value;
+		fp->err = do_call(p, a, size, false, NULL);
+	}
+}
+
+/* The interfaces' own questions. */
+static void probe_queries(struct sprobe *p)
+{
+	const char *n = p->sc->name;
+	uint64_t a[6];
+	long ret;
+	memcpy(a, p->plan.args, sizeof(a));
+	if (!strcmp(n, "landlock_create_ruleset")) {
+		uint64_t q[6] = { 0, 0, 1 /* VERSION */ };
+		int e = do_call(p, q, 0, false, &ret);
+		query(p, "landlock_abi", ret, !e);
+		q[2] = 2; /* ERRATA */
+		e = do_call(p, q, 0, false, &ret);
+		query(p, "landlock_errata", ret, !e);
+	} else if (!strcmp(n, "IORING_REGISTER_PROBE")) {
+		a[3] = 64; /* nr_args: the header is followed by 64 io_uring_probe_op entries */
+		int e = do_call(p, a, p->newest, true, &ret);
+		unsigned supported = 0, len = p->plan.buf[1];
+		for (unsigned i = 0; i < len && 16 + i * 8 + 8 <= p->plan.buflen; i++)
+			supported += load(p->plan.buf + 16 + i * 8 + 2, 2) & 1;
+		query(p, "io_uring_last_op", p->plan.buf[0], !e);
+		query(p, "io_uring_ops_supported", supported, !e);
+		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+	} else if (!strcmp(n, "statmount") && p->plan.extra) {
+		store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
+		int e = do_call(p, a, p->newest, false, &ret);
+		query(p, "statmount_supported_mask", (int64_t)load(p->plan.extra + 144, 8), !e);
+	} else if (!strcmp(n, "statx") && p->plan.extra) {
+		a[3] = 0x7fffffff; /* every bit but STATX__RESERVED */
+		int e = do_call(p, a, 0, false, &ret);
+		query(p, "statx_mask", (int64_t)load(p->plan.extra, 4), !e);
+	}
+}
+
+static void run_one(struct sprobe *p)
+{
+	uint64_t t0 = mono_us(), a[6];
+	long ret;
+	memcpy(a, p->plan.args, sizeof(a));
+	p->base_err = do_call(p, a, p->newest, true, &ret);
+	/* what the baseline call wrote back answers some questions by itself */
+	if (!p->base_err && !strcmp(p->sc->name, "UFFDIO_API"))
+		query(p, "uffd_features", (int64_t)load(p->plan.buf + 8, 8), true);
+	if (!p->base_err && !strcmp(p->sc->name, "io_uring_setup"))
+		query(p, "io_uring_features", (int64_t)load(p->plan.buf + 20, 4), true);
+	if (p->pristine)
+		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+	if (p->base_err != ENOSYS) {
+		probe_size(p);
+		probe_flags(p);
+		probe_queries(p);
+	}
+	p->us = mono_us() - t0;
+	p->done = true;
+}
+
+static void NORETURN prober(struct sprobe *ps, size_t n, const struct sandbox *box, unsigned timeout_s)
+{
+	const char *step;
+	if (sandbox_enter(box, false, timeout_s, &step))
+		_exit(2);
+	alarm(timeout_s);
+	int fd = open("/", O_RDONLY | O_CLOEXEC);
+	fd_base = fd >= 0 ? fd : 3;
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < n; i++)
+		if (ps[i].plan.rseq_unregister)
+			invoke_rseq_release();
+	/* everything that needs no namespace, then the mount calls in private namespaces */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			bool any = false;
+			for (size_t i = 0; i < n; i++)
+				any |= !ps[i].skip && ps[i].plan.ns;
+			if (!any || sandbox_enter(box, true, timeout_s, &step))
+				break;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!ps[i].skip && ps[i].plan.ns == (pass == 1))
+				run_one(&ps[i]);
+	}
+	_exit(0);
+}
+
+/* ---- the parent: run and report ---- */
+
+static enum answer flag_answer(int err, const char **reason)
+{
+	*reason = NULL;
+	if (err == 0)
+		return ANS_YES;
+	if (err == EINVAL)
+		return ANS_NO;
+	if (err == EPERM || err == EACCES) {
+		*reason = "needs privilege";
+		return ANS_INCONCLUSIVE;
+	}
+	if (err == ENOSYS || err == E2BIG || err < 0) {
+		*reason = err < 0 ? "not run" : "the call itself failed";
+		return ANS_INCONCLUSIVE;
+	}
+	return ANS_YES; /* accepted: the call failed later, for another reason */
+}
+
+static void report_one(const struct sprobe *p, struct probe_report *r)
+{
+	const struct syscall *sc = p->sc;
+	memset(r, 0, sizeof(*r));
+	r->sc = sc;
+	r->ksize_bisect = r->ksize_writeback = r->ksize_btf = r->ksize = -1;
+	r->calls = p->calls;
+	r->us = p->us;
+	if (p->skip) {
+		r->available = ANS_INCONCLUSIVE;
+		r->why = p->skip;
+	} else if (!p->done) {
+		r->available = ANS_INCONCLUSIVE;
+		r->why = "the prober did not get to it (timeout or crash)";
+	} else if (p->base_err == ENOSYS) {
+		r->available = ANS_NO;
+		r->why = "ENOSYS";
+	} else if (p->base_err == EPERM && p->calls == 1) {
+		r->available = ANS_INCONCLUSIVE;
+		r->why = "inconclusive: filtered (EPERM, as a seccomp filter answers)";
+	} else {
+		r->available = ANS_YES;
+	}
+	r->base_err = p->base_err;
+	r->ksize_bisect = p->ksize_bisect;
+	r->ksize_writeback = p->ksize_wb;
+	if (sc->st && r->available == ANS_YES) {
+		unsigned b = btf_struct_size(sc->st->name, NULL);
+		r->ksize_btf = b ? (int)b : -1;
+		int sizes[3] = { r->ksize_bisect, r->ksize_writeback, r->ksize_btf };
+		for (int i = 0; i < 3; i++) {
+			if (sizes[i] < 0)
+				continue;
+			if (r->ksize < 0)
+				r->ksize = sizes[i];
+			else if (r->ksize != sizes[i])
+				r->disagree = true;
+		}
+	}
+	r->flags = xcalloc(p->nfp + 1, sizeof(*r->flags));
+	for (size_t i = 0; i < p->nfp; i++) {
+		const struct fprobe *fp = &p->fp[i];
+		struct flag_answer *fa = &r->flags[r->nflags++];
+		fa->holder = fp->holder;
+		fa->name = fp->name;
+		fa->bit = fp->bit;
+		fa->err = fp->err;
+		if (fp->inconclusive || r->available != ANS_YES) {
+			fa->answer = ANS_INCONCLUSIVE;
+			fa->reason = fp->inconclusive ? fp->inconclusive : "the call is not available";
+		} else {
+			fa->answer = flag_answer(fp->err, &fa->reason);
+		}
+	}
+	for (int i = 0; i < p->nq; i++)
+		r->queries[r->nqueries++] = (struct query_answer){ p->qname[i], p->q[i], p->qok[i] };
+	if (!strcmp(sc->name, "rseq")) {
+		r->queries[r->nqueries++] = (struct query_answer){ "rseq_feature_size", (int64_t)getauxval(27), getauxval(27) != 0 };
+		r->queries[r->nqueries++] = (struct query_answer){ "rseq_align", (int64_t)getauxval(28), getauxval(28) != 0 };
+	}
+	/* the bitmap over the catalogue's feature bits */
+	r->nbits = sc->nfeatures;
+	r->bitmap = xcalloc((r->nbits + 31) / 32 + 1, sizeof(uint32_t));
+	for (size_t b = 0; b < r->nbits; b++) {
+		bool known;
+		if (probe_feature(r, b, &known))
+			r->bitmap[b / 32] |= 1u << (b % 32);
+	}
+}
+
+bool probe_feature(const struct probe_report *r, size_t bit, bool *known)
+{
+	const char *f = r->sc->features[bit];
+	*known = r->available != ANS_INCONCLUSIVE;
+	if (!strcmp(f, "available"))
+		return r->available == ANS_YES;
+	if (r->available != ANS_YES)
+		return false;
+	if (!strncmp(f, "size:", 5)) {
+		int n = atoi(f + 5);
+		*known = r->ksize >= 0;
+		return r->ksize >= n;
+	}
+	const char *colon = strchr(f, ':');
+	for (size_t i = 0; colon && i < r->nflags; i++) {
+		const struct flag_answer *fa = &r->flags[i];
+		if (fa->name && !strcmp(fa->name, colon + 1) && strlen(fa->holder) == (size_t)(colon - f) &&
+		    !strncmp(fa->holder, f, (size_t)(colon - f))) {
+			*known = fa->answer != ANS_INCONCLUSIVE;
+			return fa->answer == ANS_YES;
+		}
+	}
+	*known = false;
+	return false;
+}
+
+static uint64_t now_us(void) { return mono_us(); }
+
+int probe_run(const struct catalog *cat, const char *const *names, size_t n, unsigned timeout_ms,
+	      struct probe_run *run)
+{
+	memset(run, 0, sizeof(*run));
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(run->kernel, sizeof(run->kernel), "%s", u.release);
+	/* which syscalls */
+	const struct syscall **list = xcalloc(cat->nsyscalls + 1, sizeof(*list));
+	size_t cnt = 0;
+	if (n) {
+		for (size_t i = 0; i < n; i++) {
+			const struct syscall *sc = catalog_find_syscall(cat, names[i]);
+			if (!sc) {
+				free(list);
+				return err("probe: no syscall named '%s'", names[i]);
+			}
+			list[cnt++] = sc;
+		}
+	} else {
+		for (size_t i = 0; i < cat->nsyscalls; i++) {
+			const char *why;
+			if (probe_supported(&cat->syscalls[i], &why))
+				list[cnt++] = &cat->syscalls[i];
+		}
+	}
+	/* shared memory: the probes and their flag probes */
+	size_t need = sizeof(struct sprobe) * (cnt + 1) + SCRATCH_LEN;
+	for (size_t i = 0; i < cnt; i++)
+		need += sizeof(struct fprobe) * (count_flag_probes(list[i], list[i]->st ? cstruct_newest_size(list[i]->st) : 0) + 1) + 32;
+	struct shared sh = { NULL, 0, need + 4096 };
+	sh.base = mmap(NULL, sh.cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh.base == MAP_FAILED) {
+		free(list);
+		return err("probe: cannot map shared memory: %s", strerror(errno));
+	}
+	struct sprobe *ps = shared_alloc(&sh, sizeof(*ps) * (cnt + 1));
+	struct specials spv = { (uint64_t)(uintptr_t)shared_alloc(&sh, SCRATCH_LEN), 0 };
+	struct sandbox box = { NULL };
+	unsigned needs = 0;
+	uint64_t t0 = now_us();
+	if (sandbox_create(&box, 0) < 0) {
+		munmap(sh.base, sh.cap);
+		free(list);
+		return -1;
+	}
+	spv.mnt_id = mnt_id_of(box.dir);
+	for (size_t i = 0; i < cnt; i++) {
+		ps[i].sc = list[i];
+		ps[i].skip = plan_probe(cat, &ps[i], &sh, &spv, timeout_ms, &needs);
+	}
+	/* the entries the plans name, in the one sandbox */
+	const char *const entries[] = { "file", "a", "dir", "mnt" };
+	for (unsigned b = 0; b < 4; b++) {
+		if (!(needs & (1u << b)))
+			continue;
+		struct sbuf path = SBUF_INIT;
+		sbuf_addf(&path, "%s/%s", box.dir, entries[b]);
+		if (b >= 2)
+			mkdir(path.buf, 0755);
+		else {
+			int fd = open(path.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+			if (fd >= 0 && write(fd, "xsc\n", 4) == 4)
+				close(fd);
+			else if (fd >= 0)
+				close(fd);
+		}
+		sbuf_release(&path);
+	}
+	unsigned timeout_s = (timeout_ms * 10 + 999) / 1000 + 5;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		prober(ps, cnt, &box, timeout_s);
+	int status = 0;
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) /* clone3's CLONE_PARENT children */
+		;
+	run->us = now_us() - t0;
+	sandbox_destroy(&box);
+	run->reports = xcalloc(cnt + 1, sizeof(*run->reports));
+	for (size_t i = 0; i < cnt; i++) {
+		report_one(&ps[i], &run->reports[run->nreports++]);
+		run->calls += ps[i].calls;
+		invoke_plan_release(&ps[i].plan);
+		free(ps[i].pristine);
+	}
+	munmap(sh.base, sh.cap);
+	free(list);
+	btf_release();
+	if (pid < 0)
+		return err("probe: cannot fork: %s", strerror(errno));
+	return 0;
+}
+
+void probe_run_release(struct probe_run *run)
+{
+	for (size_t i = 0; i < run->nreports; i++) {
+		free(run->reports[i].flags);
+		free(run->reports[i].bitmap);
+	}
+	free(run->reports);
+	memset(run, 0, sizeof(*run));
+}
