@@ -28,40 +28,10 @@ void session_release(struct session *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static bool is_dir(const char *p)
-{
-	return access(p, R_OK | X_OK) == 0;
-}
-
-const char *session_default_data_dir(void)
-{
-	static char found[PATH_MAX];
-	if (found[0])
-		return found;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* installed: PREFIX/bin/xsc → PREFIX/share/xsc/data; source tree: build/xsc → data */
-			const char *const rel[] = { "/../share/xsc/data", "/../data", "/../../data" };
-			for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-				snprintf(found, sizeof(found), "%s%s", exe, rel[i]);
-				if (is_dir(found))
-					return found;
-			}
-		}
-	}
-	snprintf(found, sizeof(found), "data");
-	return found;
-}
-
 const struct catalog *session_catalog(struct session *s)
 {
 	if (!s->cat && !s->cat_failed) {
-		s->cat = catalog_load(s->data_dir ? s->data_dir : session_default_data_dir());
+		s->cat = catalog_load(s->data_dir ? s->data_dir : catalog_default_dir());
 		s->cat_failed = !s->cat;
 	} else if (s->cat_failed) {
 		err("the catalogue did not load (see the first error)");

@@ -34,8 +34,6 @@ void session_init(struct session *s);
 void session_release(struct session *s);
 /* The catalogue, loaded on first use; NULL (error reported) when it cannot load. */
 const struct catalog *session_catalog(struct session *s);
-/* Where the default catalogue is: installed next to the binary, else the source tree. */
-const char *session_default_data_dir(void);
 struct structbuf *session_find_buffer(struct session *s, const char *name);
 /* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
 void session_add_buffer(struct session *s, struct structbuf *sb);

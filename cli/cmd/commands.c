@@ -73,6 +73,24 @@ const struct command commands[] = {
 	  "and xsc rebuilds the struct, lists the sizes it has had in which kernels, and explains\n"
 	  "the answer for this kernel (or the version --kernel names), without calling anything.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
+	{ "probe", cmd_probe, "[SYSCALL...] [--no-cache] [--format=c|bitmap] [--json]",
+	  "what the running kernel supports: sizes, flags, queries, bitmaps",
+	  "For each syscall (all by default): whether it exists (ENOSYS; EPERM as from a seccomp\n"
+	  "filter is 'inconclusive: filtered'), its struct size found three ways that must agree\n"
+	  "(bisection over one nonzero byte, the size the kernel writes back, its BTF), which\n"
+	  "catalogue flags each flags field accepts (one call per bit, with the companions a flag\n"
+	  "needs), which bits the catalogue does not know the kernel accepts (catalogue drift),\n"
+	  "and the interfaces' own queries (Landlock ABI and errata, io_uring's probe, statmount's\n"
+	  "supported mask, rseq's auxv, UFFDIO_API's features). Every call runs in one sandboxed\n"
+	  "child; the report says how many calls were made and how long they took. Results are\n"
+	  "cached for this boot in $XDG_CACHE_HOME/xsc (--no-cache probes again). --format=c\n"
+	  "writes a header of #defines, --format=bitmap the words sys_features() would return.",
+	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	{ "features", cmd_features, "[SYSCALL...] [--no-cache] [--json]", "the feature bitmaps as a grid",
+	  "One row per syscall, one column per feature bit ('+' supported, '.' not, '?'\n"
+	  "inconclusive); with SYSCALL, one line per bit with its name. Bits are the catalogue's\n"
+	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.",
+	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },

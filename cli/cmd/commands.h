@@ -58,6 +58,8 @@ DECLARE_CMD(dump);
 DECLARE_CMD(expect);
 DECLARE_CMD(call);
 DECLARE_CMD(explain);
+DECLARE_CMD(probe);
+DECLARE_CMD(features);
 DECLARE_CMD(help);
 DECLARE_CMD(quit);
 #endif

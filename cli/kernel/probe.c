@@ -41,13 +41,19 @@ struct fprobe {
 	int32_t err;            /* result: 0 success, an errno, -1 not run */
 };
 
+/* Calls whose own queries the prober asks. The child cannot read the catalogue (it is
+ * not mapped into children), so the parent decides this. */
+enum special { SP_PLAIN, SP_UFFD, SP_IOURING_SETUP, SP_LANDLOCK, SP_IORING_PROBE, SP_STATMOUNT, SP_STATX };
+
 /* One syscall's probe: recipe and results. Lives in memory shared with the child. */
 struct sprobe {
-	const struct syscall *sc;
+	const struct syscall *sc; /* the parent's: the child never dereferences it */
+	enum special special;
 	struct call_plan plan;
 	const char *skip;
 	int size_arg;
-	const struct field *size_field;
+	int size_field_off;       /* the size inside the struct: offset (-1: none) and width */
+	unsigned size_field_width;
 	uint64_t newest;        /* the declared size for the baseline and the flags */
 	uint64_t bisect_size;   /* the declared size while bisecting, 0: no bisection */
 	unsigned cand[MAX_CAND];
@@ -66,6 +72,8 @@ struct sprobe {
 	const char *qname[MAX_Q];
 	int nq;
 	bool done;
+	int ns_errno;           /* the namespaces could not be set up: why */
+	const char *ns_step;
 };
 
 /* ---- shared memory for the results ---- */
@@ -113,6 +121,7 @@ static uint64_t mnt_id_of(const char *path)
 
 struct specials {
 	uint64_t scratch, mnt_id;
+	struct shared *sh; /* for strings the child must see */
 };
 
 /* A value of the recipe language: the catalogue's, or a token the prober resolves.
@@ -134,6 +143,12 @@ static int recipe_value(const struct catalog *cat, const struct flagset *fs, con
 	if (value_parse(cat, fs, text, &v) < 0)
 		return -1;
 	*out = v.bits;
+	if (v.kind == VK_STRING) { /* a path: a copy in memory the child shares */
+		char *copy = shared_alloc(sp->sh, v.text_len + 1);
+		memcpy(copy, v.text, v.text_len);
+		copy[v.text_len] = '\0';
+		*out = (uint64_t)(uintptr_t)copy;
+	}
 	value_release(&v);
 	return 0;
 }
@@ -221,6 +236,8 @@ static void add_word(const struct catalog *cat, const struct syscall *sc, struct
 		     const struct flagset *fs, int field_off, unsigned width, int arg, const struct specials *sp)
 {
 	uint64_t known = 0;
+	for (size_t k = 0; k < fs->nflags; k++)
+		known |= fs->flags[k].value; /* combinations too: their bits are known, not drift */
 	for (size_t k = 0; k < fs->nflags; k++) {
 		const struct flag *fl = &fs->flags[k];
 		if (fl->mask || !fl->value)
@@ -229,7 +246,6 @@ static void add_word(const struct catalog *cat, const struct syscall *sc, struct
 		memset(fp, 0, sizeof(*fp));
 		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .field_off = field_off, .width = width,
 				       .arg = arg, .bit = fl->value, .err = -1 };
-		known |= fl->value;
 		for (size_t c = 0; c < fl->ncompanions && !fp->inconclusive; c++)
 			add_companion(cat, sc, fp, fs, fl->companions[c], sp);
 	}
@@ -258,6 +274,15 @@ static void add_candidates(struct sprobe *p, const struct cstruct *st)
 	unsigned last = p->ncand ? p->cand[p->ncand - 1] : st->size;
 	for (unsigned o = (last + 8) & ~7u; o + 8 <= p->bisect_size && p->ncand < MAX_CAND; o += o < 512 ? 8 : 64)
 		p->cand[p->ncand++] = o;
+}
+
+/* Output fields (the kernel writes them) are not probed as inputs. */
+static bool skipped(const struct syscall *sc, const char *field)
+{
+	for (size_t i = 0; i < sc->nprobe_skip; i++)
+		if (!strcmp(sc->probe_skip[i], "*") || !strcmp(sc->probe_skip[i], field))
+			return true;
+	return false;
 }
 
 static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
@@ -308,7 +333,15 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	for (size_t i = 0; i < sc->nargs; i++)
 		if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)
 			p->size_arg = (int)i;
-	p->size_field = st && sc->size_where == SW_FIELD ? st->size_field : NULL;
+	p->size_field_off = st && sc->size_where == SW_FIELD && st->size_field ? (int)st->size_field->offset : -1;
+	p->size_field_width = p->size_field_off >= 0 ? st->size_field->elem_size : 0;
+	static const struct { const char *name; enum special sp; } specials[] = {
+		{ "UFFDIO_API", SP_UFFD }, { "io_uring_setup", SP_IOURING_SETUP }, { "landlock_create_ruleset", SP_LANDLOCK },
+		{ "IORING_REGISTER_PROBE", SP_IORING_PROBE }, { "statmount", SP_STATMOUNT }, { "statx", SP_STATX },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(specials); i++)
+		if (!strcmp(sc->name, specials[i].name))
+			p->special = specials[i].sp;
 	if (st) {
 		p->pristine_len = p->plan.buflen;
 		p->pristine = xmalloc(p->pristine_len);
@@ -321,7 +354,8 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	if (strcmp(sc->name, "rseq")) { /* rseq registers once; its only flag unregisters */
 		for (size_t i = 0; st && i < st->nfields; i++) {
 			const struct field *f = &st->fields[i];
-			if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest)
+			if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest &&
+			    !skipped(sc, f->name))
 				add_word(cat, sc, p, f->name, f->flagset, (int)f->offset, f->elem_size, -1, spv);
 		}
 		for (size_t i = 0; i < sc->nargs; i++) {
@@ -367,8 +401,8 @@ static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, lo
 	long r;
 	if (p->size_arg >= 0)
 		a[p->size_arg] = size;
-	if (p->size_field)
-		store(p->plan.buf + p->size_field->offset, p->size_field->elem_size, size);
+	if (p->size_field_off >= 0)
+		store(p->plan.buf + p->size_field_off, p->size_field_width, size);
 	if (p->plan.prep != PREP_NONE) {
 		long fd = invoke_prep(p->plan.prep, &e);
 		if (fd < 0)
@@ -413,7 +447,7 @@ static void probe_size(struct sprobe *p)
 		uint64_t a[6];
 		memcpy(a, p->plan.args, sizeof(a));
 		if (do_call(p, a, 1, true, NULL) == E2BIG)
-			p->ksize_wb = (int32_t)load(p->plan.buf + p->size_field->offset, p->size_field->elem_size);
+			p->ksize_wb = (int32_t)load(p->plan.buf + p->size_field_off, p->size_field_width);
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	}
 	if (!p->bisect_size || !p->ncand)
@@ -449,7 +483,7 @@ static void probe_flags(struct sprobe *p)
 			uint64_t v = load(p->plan.buf + fp->field_off, fp->width);
 			store(p->plan.buf + fp->field_off, fp->width, v | fp->bit);
 		} else {
-			a[fp->arg] |= fp->bit;
+			a[fp->arg] = fp->bit; /* an argument's flag alone, without its default */
 		}
 		for (int c = 0; c < fp->ncomp; c++) {
 			if (fp->comp[c].off >= 0) {
@@ -471,18 +505,17 @@ static void probe_flags(struct sprobe *p)
 /* The interfaces' own questions. */
 static void probe_queries(struct sprobe *p)
 {
-	const char *n = p->sc->name;
 	uint64_t a[6];
 	long ret;
 	memcpy(a, p->plan.args, sizeof(a));
-	if (!strcmp(n, "landlock_create_ruleset")) {
+	if (p->special == SP_LANDLOCK) {
 		uint64_t q[6] = { 0, 0, 1 /* VERSION */ };
 		int e = do_call(p, q, 0, false, &ret);
 		query(p, "landlock_abi", ret, !e);
 		q[2] = 2; /* ERRATA */
 		e = do_call(p, q, 0, false, &ret);
 		query(p, "landlock_errata", ret, !e);
-	} else if (!strcmp(n, "IORING_REGISTER_PROBE")) {
+	} else if (p->special == SP_IORING_PROBE) {
 		a[3] = 64; /* nr_args: the header is followed by 64 io_uring_probe_op entries */
 		int e = do_call(p, a, p->newest, true, &ret);
 		unsigned supported = 0, len = p->plan.buf[1];
@@ -491,11 +524,11 @@ static void probe_queries(struct sprobe *p)
 		query(p, "io_uring_last_op", p->plan.buf[0], !e);
 		query(p, "io_uring_ops_supported", supported, !e);
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
-	} else if (!strcmp(n, "statmount") && p->plan.extra) {
+	} else if (p->special == SP_STATMOUNT && p->plan.extra) {
 		store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
 		int e = do_call(p, a, p->newest, false, &ret);
 		query(p, "statmount_supported_mask", (int64_t)load(p->plan.extra + 144, 8), !e);
-	} else if (!strcmp(n, "statx") && p->plan.extra) {
+	} else if (p->special == SP_STATX && p->plan.extra) {
 		a[3] = 0x7fffffff; /* every bit but STATX__RESERVED */
 		int e = do_call(p, a, 0, false, &ret);
 		query(p, "statx_mask", (int64_t)load(p->plan.extra, 4), !e);
@@ -509,9 +542,9 @@ static void run_one(struct sprobe *p)
 	memcpy(a, p->plan.args, sizeof(a));
 	p->base_err = do_call(p, a, p->newest, true, &ret);
 	/* what the baseline call wrote back answers some questions by itself */
-	if (!p->base_err && !strcmp(p->sc->name, "UFFDIO_API"))
+	if (!p->base_err && p->special == SP_UFFD)
 		query(p, "uffd_features", (int64_t)load(p->plan.buf + 8, 8), true);
-	if (!p->base_err && !strcmp(p->sc->name, "io_uring_setup"))
+	if (!p->base_err && p->special == SP_IOURING_SETUP)
 		query(p, "io_uring_features", (int64_t)load(p->plan.buf + 20, 4), true);
 	if (p->pristine)
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
@@ -537,19 +570,34 @@ static void NORETURN prober(struct sprobe *ps, size_t n, const struct sandbox *b
 	for (size_t i = 0; i < n; i++)
 		if (ps[i].plan.rseq_unregister)
 			invoke_rseq_release();
-	/* everything that needs no namespace, then the mount calls in private namespaces */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			bool any = false;
-			for (size_t i = 0; i < n; i++)
-				any |= !ps[i].skip && ps[i].plan.ns;
-			if (!any || sandbox_enter(box, true, timeout_s, &step))
-				break;
+	/* the mount calls first, in private user and mount namespaces of a child of their own
+	 * (bpf and perf need the initial namespaces, which the prober keeps) */
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any |= !ps[i].skip && ps[i].plan.ns;
+	if (any) {
+		pid_t c = fork();
+		if (c == 0) {
+			int e = sandbox_enter(box, true, timeout_s, &step);
+			for (size_t i = 0; i < n; i++) {
+				if (ps[i].skip || !ps[i].plan.ns)
+					continue;
+				if (e) {
+					ps[i].ns_errno = e;
+					ps[i].ns_step = step;
+				} else {
+					run_one(&ps[i]);
+				}
+			}
+			_exit(0);
 		}
-		for (size_t i = 0; i < n; i++)
-			if (!ps[i].skip && ps[i].plan.ns == (pass == 1))
-				run_one(&ps[i]);
+		if (c > 0)
+			while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+				;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (!ps[i].skip && !ps[i].plan.ns)
+			run_one(&ps[i]);
 	_exit(0);
 }
 
@@ -570,6 +618,8 @@ static enum answer flag_answer(int err, const char **reason)
 		*reason = err < 0 ? "not run" : "the call itself failed";
 		return ANS_INCONCLUSIVE;
 	}
+	if (err == EOPNOTSUPP)
+		*reason = "known, but not available in this build or on this file system";
 	return ANS_YES; /* accepted: the call failed later, for another reason */
 }
 
@@ -584,6 +634,9 @@ static void report_one(const struct sprobe *p, struct probe_report *r)
 	if (p->skip) {
 		r->available = ANS_INCONCLUSIVE;
 		r->why = p->skip;
+	} else if (p->ns_errno) {
+		r->available = ANS_INCONCLUSIVE;
+		r->why = "private user and mount namespaces could not be set up (unprivileged user namespaces off?)";
 	} else if (!p->done) {
 		r->available = ANS_INCONCLUSIVE;
 		r->why = "the prober did not get to it (timeout or crash)";
@@ -633,8 +686,13 @@ static void report_one(const struct sprobe *p, struct probe_report *r)
 		r->queries[r->nqueries++] = (struct query_answer){ "rseq_feature_size", (int64_t)getauxval(27), getauxval(27) != 0 };
 		r->queries[r->nqueries++] = (struct query_answer){ "rseq_align", (int64_t)getauxval(28), getauxval(28) != 0 };
 	}
-	/* the bitmap over the catalogue's feature bits */
-	r->nbits = sc->nfeatures;
+	probe_fill_bitmap(r);
+}
+
+void probe_fill_bitmap(struct probe_report *r)
+{
+	free(r->bitmap);
+	r->nbits = r->sc->nfeatures;
 	r->bitmap = xcalloc((r->nbits + 31) / 32 + 1, sizeof(uint32_t));
 	for (size_t b = 0; b < r->nbits; b++) {
 		bool known;
@@ -698,7 +756,7 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		}
 	}
 	/* shared memory: the probes and their flag probes */
-	size_t need = sizeof(struct sprobe) * (cnt + 1) + SCRATCH_LEN;
+	size_t need = sizeof(struct sprobe) * (cnt + 1) + SCRATCH_LEN + 64 * 1024 /* strings */;
 	for (size_t i = 0; i < cnt; i++)
 		need += sizeof(struct fprobe) * (count_flag_probes(list[i], list[i]->st ? cstruct_newest_size(list[i]->st) : 0) + 1) + 32;
 	struct shared sh = { NULL, 0, need + 4096 };
@@ -708,9 +766,9 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		return err("probe: cannot map shared memory: %s", strerror(errno));
 	}
 	struct sprobe *ps = shared_alloc(&sh, sizeof(*ps) * (cnt + 1));
-	struct specials spv = { (uint64_t)(uintptr_t)shared_alloc(&sh, SCRATCH_LEN), 0 };
+	struct specials spv = { (uint64_t)(uintptr_t)shared_alloc(&sh, SCRATCH_LEN), 0, &sh };
 	struct sandbox box = { NULL };
-	unsigned needs = 0;
+	unsigned needs = SB_FILE; /* companions may name it */
 	uint64_t t0 = now_us();
 	if (sandbox_create(&box, 0) < 0) {
 		munmap(sh.base, sh.cap);
@@ -775,5 +833,6 @@ void probe_run_release(struct probe_run *run)
 		free(run->reports[i].bitmap);
 	}
 	free(run->reports);
+	arena_release(&run->strings);
 	memset(run, 0, sizeof(*run));
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/util.h"
 #include "model/catalog.h"
 
 enum answer { ANS_NO, ANS_YES, ANS_INCONCLUSIVE };
@@ -48,6 +49,7 @@ struct probe_report {
 
 struct probe_run {
 	char kernel[65];          /* uname release */
+	struct arena strings;     /* strings of a run read back from the cache */
 	struct probe_report *reports;
 	size_t nreports;
 	unsigned calls;
@@ -58,6 +60,8 @@ struct probe_run {
 int probe_run(const struct catalog *cat, const char *const *names, size_t n, unsigned timeout_ms,
 	      struct probe_run *run);
 void probe_run_release(struct probe_run *run);
+/* (Re)computes r->bitmap from the answers. */
+void probe_fill_bitmap(struct probe_report *r);
 /* The feature bits of one report: set, clear, or unknown (inconclusive). */
 bool probe_feature(const struct probe_report *r, size_t bit, bool *known);
 /* Can this syscall be probed at all? */

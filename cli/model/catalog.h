@@ -109,8 +109,8 @@ struct syscall {
 	const char **features;
 	size_t nfeatures;
 	/* the probe's recipe: FIELD=VALUE for the baseline struct, ARG=VALUE for arguments */
-	const char **probe_set, **probe_args;
-	size_t nprobe_set, nprobe_args;
+	const char **probe_set, **probe_args, **probe_skip; /* skip: output fields, or "*" */
+	size_t nprobe_set, nprobe_args, nprobe_skip;
 	const char *probe_note;
 };
 

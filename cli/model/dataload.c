@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "model/kver.h"
@@ -1008,12 +1010,13 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_features(L, o, sc);
 	json_t *po = json_object_get(o, "probe");
 	if (po && !L->failed) {
-		static const char *const pk[] = { "set", "args", "note", NULL };
+		static const char *const pk[] = { "set", "args", "note", "skip_fields", NULL };
 		push_key(L, "probe");
 		if (check_object(L, po, "'probe'", pk)) {
 			sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
 			sc->probe_args = get_strings(L, po, "args", "'probe'", &sc->nprobe_args);
 			sc->probe_note = get_str(L, po, "note", false, "'probe'");
+			sc->probe_skip = get_strings(L, po, "skip_fields", "'probe'", &sc->nprobe_skip);
 		}
 		pop(L);
 	}
@@ -1141,6 +1144,40 @@ struct catalog *catalog_load_buffers(const char *const *names, const char *const
 	return c;
 }
 
+static bool is_dir(const char *p)
+{
+	return access(p, R_OK | X_OK) == 0;
+}
+
+const char *catalog_default_dir(void)
+{
+	static char found[PATH_MAX];
+	if (found[0])
+		return found;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* installed: PREFIX/bin/xsc → PREFIX/share/xsc/data; source tree: build/xsc → data */
+			const char *const rel[] = { "/../share/xsc/data", "/../data", "/../../data" };
+			for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+				snprintf(found, sizeof(found), "%s%s", exe, rel[i]);
+				if (is_dir(found))
+					return found;
+			}
+		}
+	}
+#ifdef XSC_DATADIR
+	if (is_dir(XSC_DATADIR))
+		return XSC_DATADIR; /* where 'make install' put it */
+#endif
+	snprintf(found, sizeof(found), "data");
+	return found;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1213,7 +1250,7 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 2 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 3 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

@@ -13,4 +13,7 @@ struct catalog *catalog_load(const char *dir);
 /* The same from in-memory files (names are used in messages). For tests and fuzzing. */
 struct catalog *catalog_load_buffers(const char *const *names, const char *const *texts,
 				     const size_t *lens, size_t n);
+/* The bundled catalogue: XSC_DATA, else installed beside the binary (PREFIX/share/xsc/data),
+ * else the source tree's data/. Returns a static string. */
+const char *catalog_default_dir(void);
 #endif

@@ -1,0 +1,286 @@
+/* probe, features: what the running kernel supports, as a table, JSON, C or bitmaps. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "kernel/features.h"
+#include "kernel/probe.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+static const char *answer_name(enum answer a)
+{
+	return a == ANS_YES ? "yes" : a == ANS_NO ? "no" : "inconclusive";
+}
+
+/* The distinct holders (fields, arguments) of a report's flags, in order. */
+static size_t holders(const struct probe_report *r, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nflags; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(out[k], r->flags[i].holder);
+		if (!seen && n < max)
+			out[n++] = r->flags[i].holder;
+	}
+	return n;
+}
+
+static void c_ident(struct sbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		sbuf_addch(sb, (*s >= 'a' && *s <= 'z') ? *s - 32 : ((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')) ? *s : '_');
+}
+
+static void print_c(struct out *o, const struct probe_run *run)
+{
+	out_text(o, "/* Feature bits of the running kernel (Linux %s), as xsc probed them.\n"
+		    " * XSC_<SYSCALL>_<FEATURE> is a bit number; XSC_<SYSCALL>_FEATURES the words a\n"
+		    " * sys_features(nr, map, mapsize) would fill. Bit numbers are stable. */\n"
+		    "#ifndef XSC_KERNEL_FEATURES_H\n#define XSC_KERNEL_FEATURES_H\n", run->kernel);
+	for (size_t i = 0; i < run->nreports; i++) {
+		const struct probe_report *r = &run->reports[i];
+		struct sbuf up = SBUF_INIT;
+		c_ident(&up, r->sc->name);
+		out_text(o, "\n/* %s */\n", r->sc->name);
+		for (size_t b = 0; b < r->nbits; b++) {
+			struct sbuf f = SBUF_INIT;
+			c_ident(&f, r->sc->features[b]);
+			out_text(o, "#define XSC_%s_%s %zu\n", up.buf, f.buf, b);
+			sbuf_release(&f);
+		}
+		out_text(o, "#define XSC_%s_NBITS %zu\n#define XSC_%s_FEATURES {", up.buf, r->nbits, up.buf);
+		for (size_t w = 0; w < (r->nbits + 31) / 32; w++)
+			out_text(o, "%s 0x%08xu", w ? "," : "", r->bitmap[w]);
+		out_text(o, " }\n");
+		sbuf_release(&up);
+	}
+	out_text(o, "\n#endif\n");
+}
+
+static void print_bitmap(struct out *o, const struct probe_run *run)
+{
+	for (size_t i = 0; i < run->nreports; i++) {
+		const struct probe_report *r = &run->reports[i];
+		out_text(o, "%-24s", r->sc->name);
+		for (size_t w = 0; w < (r->nbits + 31) / 32; w++)
+			out_text(o, " %08x", r->bitmap[w]);
+		out_text(o, "\n");
+	}
+}
+
+static void print_report(struct out *o, const struct probe_report *r)
+{
+	const char *hs[16];
+	size_t nh = holders(r, hs, 16);
+	out_obj(o, NULL);
+	out_str(o, "name", r->sc->name);
+	out_str(o, "available", answer_name(r->available));
+	out_str(o, "reason", r->why);
+	if (r->ksize >= 0)
+		out_u64(o, "kernel_size", (uint64_t)r->ksize);
+	else
+		out_null(o, "kernel_size");
+	out_obj(o, "kernel_size_by");
+	if (r->ksize_bisect >= 0) out_u64(o, "bisection", (uint64_t)r->ksize_bisect); else out_null(o, "bisection");
+	if (r->ksize_writeback >= 0) out_u64(o, "writeback", (uint64_t)r->ksize_writeback); else out_null(o, "writeback");
+	if (r->ksize_btf >= 0) out_u64(o, "btf", (uint64_t)r->ksize_btf); else out_null(o, "btf");
+	out_bool(o, "disagree", r->disagree);
+	out_end(o);
+
+	/* text: one headline, then what is not simply "yes" */
+	struct sbuf head = SBUF_INIT;
+	sbuf_addf(&head, "%-24s %-12s", r->sc->name, r->available == ANS_YES ? "available" :
+		  r->available == ANS_NO ? "absent" : "inconclusive");
+	if (r->ksize >= 0)
+		sbuf_addf(&head, " size %d", r->ksize);
+	if (r->disagree)
+		sbuf_addf(&head, " (DISAGREE: bisection %d, write-back %d, BTF %d)", r->ksize_bisect, r->ksize_writeback, r->ksize_btf);
+	out_text(o, "%s%s%s", out_color(o, OC_BOLD), head.buf, out_color(o, OC_RESET));
+	sbuf_release(&head);
+
+	out_obj(o, "flags");
+	for (size_t h = 0; h < nh; h++) {
+		unsigned yes = 0, total = 0;
+		struct sbuf no = SBUF_INIT, inc = SBUF_INIT, drift = SBUF_INIT;
+		out_obj(o, hs[h]);
+		for (int pass = 0; pass < 4; pass++) {
+			static const char *const keys[] = { "supported", "unsupported", "inconclusive", "unknown_bits_accepted" };
+			out_arr(o, keys[pass]);
+			for (size_t i = 0; i < r->nflags; i++) {
+				const struct flag_answer *fa = &r->flags[i];
+				if (strcmp(fa->holder, hs[h]))
+					continue;
+				if (pass == 3) {
+					if (!fa->name && fa->answer == ANS_YES) {
+						struct sbuf b = SBUF_INIT;
+						sbuf_addf(&b, "%#llx", (unsigned long long)fa->bit);
+						out_str(o, NULL, b.buf);
+						sbuf_addf(&drift, " %s", b.buf);
+						sbuf_release(&b);
+					}
+					continue;
+				}
+				if (!fa->name || fa->answer != (pass == 0 ? ANS_YES : pass == 1 ? ANS_NO : ANS_INCONCLUSIVE))
+					continue;
+				out_str(o, NULL, fa->name);
+				if (pass == 0)
+					yes++;
+				if (pass == 1)
+					sbuf_addf(&no, " %s", fa->name);
+				if (pass == 2)
+					sbuf_addf(&inc, " %s (%s)", fa->name, fa->reason ? fa->reason : "?");
+			}
+			out_end(o);
+		}
+		for (size_t i = 0; i < r->nflags; i++)
+			total += r->flags[i].name && !strcmp(r->flags[i].holder, hs[h]);
+		out_end(o);
+		out_text(o, "  %s %u/%u", hs[h], yes, total);
+		if (no.len)
+			out_text(o, "\n    %s: unsupported:%s", hs[h], no.buf);
+		if (inc.len)
+			out_text(o, "\n    %s: inconclusive:%s", hs[h], inc.buf);
+		if (drift.len)
+			out_text(o, "\n    %s: bits the catalogue does not know, accepted:%s", hs[h], drift.buf);
+		sbuf_release(&no);
+		sbuf_release(&inc);
+		sbuf_release(&drift);
+	}
+	out_end(o);
+	if (r->why && r->available != ANS_YES)
+		out_text(o, "  (%s)", r->why);
+	out_text(o, "\n");
+	out_obj(o, "queries");
+	for (size_t q = 0; q < r->nqueries; q++) {
+		if (r->queries[q].ok)
+			out_s64(o, r->queries[q].name, r->queries[q].value);
+		else
+			out_null(o, r->queries[q].name);
+		if (r->queries[q].ok)
+			out_text(o, "    %s = %lld (%#llx)\n", r->queries[q].name, (long long)r->queries[q].value,
+				 (unsigned long long)r->queries[q].value);
+	}
+	out_end(o);
+	out_arr(o, "bitmap");
+	for (size_t w = 0; w < (r->nbits + 31) / 32; w++)
+		out_u64(o, NULL, r->bitmap[w]);
+	out_end(o);
+	out_u64(o, "syscalls_issued", r->calls);
+	out_u64(o, "elapsed_us", r->us);
+	out_end(o);
+}
+
+/* Options shared by probe and features: --no-cache, --format=… */
+struct probe_opts {
+	bool no_cache;
+	const char *format;
+	const char **names;
+	size_t n;
+};
+
+static int parse_opts(int argc, char **argv, struct probe_opts *po, bool formats)
+{
+	memset(po, 0, sizeof(*po));
+	po->names = xcalloc((size_t)argc, sizeof(*po->names));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-cache"))
+			po->no_cache = true;
+		else if (formats && !strncmp(argv[i], "--format=", 9))
+			po->format = argv[i] + 9;
+		else if (argv[i][0] == '-')
+			return usage_err("unknown option '%s'", argv[i]);
+		else
+			po->names[po->n++] = argv[i];
+	}
+	if (po->format && strcmp(po->format, "c") && strcmp(po->format, "bitmap") && strcmp(po->format, "text"))
+		return usage_err("--format takes text, c or bitmap, not '%s'", po->format);
+	return 0;
+}
+
+int cmd_probe(struct session *s, int argc, char **argv)
+{
+	struct probe_opts po;
+	struct probe_run run;
+	int r = parse_opts(argc, argv, &po, true);
+	if (r)
+		goto out;
+	if ((r = features_probe(s->cat, po.names, po.n, po.no_cache, s->timeout_ms, &run)) < 0)
+		goto out;
+	struct out *o = &s->out;
+	if (po.format && !strcmp(po.format, "c") && !o->json) {
+		print_c(o, &run);
+	} else if (po.format && !strcmp(po.format, "bitmap") && !o->json) {
+		print_bitmap(o, &run);
+	} else {
+		out_obj(o, NULL);
+		out_str(o, "kernel", run.kernel);
+		out_text(o, "Linux %s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)\n", run.kernel,
+			 run.nreports, run.calls, (unsigned long long)run.us);
+		out_arr(o, "syscalls");
+		for (size_t i = 0; i < run.nreports; i++)
+			print_report(o, &run.reports[i]);
+		out_end(o);
+		out_u64(o, "syscalls_issued", run.calls);
+		out_u64(o, "elapsed_us", run.us);
+		out_end(o);
+	}
+	probe_run_release(&run);
+out:
+	free(po.names);
+	return r;
+}
+
+int cmd_features(struct session *s, int argc, char **argv)
+{
+	struct probe_opts po;
+	struct probe_run run;
+	int r = parse_opts(argc, argv, &po, false);
+	if (r)
+		goto out;
+	if ((r = features_probe(s->cat, po.names, po.n, po.no_cache, s->timeout_ms, &run)) < 0)
+		goto out;
+	struct out *o = &s->out;
+	out_arr(o, NULL);
+	for (size_t i = 0; i < run.nreports; i++) {
+		const struct probe_report *rep = &run.reports[i];
+		out_obj(o, NULL);
+		out_str(o, "name", rep->sc->name);
+		out_arr(o, "features");
+		if (po.n) {
+			out_text(o, "%s%s%s (Linux %s)\n", out_color(o, OC_BOLD), rep->sc->name, out_color(o, OC_RESET), run.kernel);
+			for (size_t b = 0; b < rep->nbits; b++) {
+				bool known, yes = probe_feature(rep, b, &known);
+				out_text(o, "  %3zu  %s%-3s%s  %s\n", b, out_color(o, yes ? OC_GREEN : known ? OC_RED : OC_YELLOW),
+					 !known ? "?" : yes ? "yes" : "no", out_color(o, OC_RESET), rep->sc->features[b]);
+			}
+		} else {
+			struct sbuf grid = SBUF_INIT;
+			for (size_t b = 0; b < rep->nbits; b++) {
+				bool known, yes = probe_feature(rep, b, &known);
+				sbuf_addch(&grid, !known ? '?' : yes ? '+' : '.');
+				if (b % 8 == 7)
+					sbuf_addch(&grid, ' ');
+			}
+			out_text(o, "%-24s %s\n", rep->sc->name, grid.buf);
+			sbuf_release(&grid);
+		}
+		for (size_t b = 0; b < rep->nbits; b++) {
+			bool known, yes = probe_feature(rep, b, &known);
+			out_obj(o, NULL);
+			out_u64(o, "bit", b);
+			out_str(o, "name", rep->sc->features[b]);
+			out_str(o, "supported", !known ? "inconclusive" : yes ? "yes" : "no");
+			out_end(o);
+		}
+		out_end(o);
+		out_end(o);
+	}
+	if (!po.n)
+		out_text(o, "('+' supported, '.' not, '?' inconclusive; bit 0 first; 'features SYSCALL' names the bits)\n");
+	out_end(o);
+	probe_run_release(&run);
+out:
+	free(po.names);
+	return r;
+}
