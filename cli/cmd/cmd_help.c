@@ -11,7 +11,10 @@ int cmd_help(struct session *s, int argc, char **argv)
 		for (const struct command *c = commands; c->name; c++) {
 			struct sbuf head = SBUF_INIT;
 			sbuf_addf(&head, "%s %s", c->name, c->synopsis);
-			out_text(o, "  %-48s %s\n", head.buf, c->summary);
+			if (head.len > 48) /* a long synopsis: the summary on a line of its own */
+				out_text(o, "  %s\n  %-48s %s\n", head.buf, "", c->summary);
+			else
+				out_text(o, "  %-48s %s\n", head.buf, c->summary);
 			sbuf_release(&head);
 		}
 		return 0;
