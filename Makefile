@@ -9,6 +9,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 DATADIR  = $(PREFIX)/share/xsc
+LIBDIR   = $(PREFIX)/lib
+INCDIR   = $(PREFIX)/include
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -45,12 +47,18 @@ TEST_LIBS_test_layout   = $(shell pkg-config --libs libbpf 2>/dev/null)
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(BUILD)/xsc $(UNIT_BINS)
+build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS)
 
 $(BUILD)/xsc: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/libxsc-core.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# The C API (kernel/sys_features.h) and what it stands on; link with -ljansson.
+API_OBJS := $(filter $(BUILD)/cli/base/% $(BUILD)/cli/model/% $(BUILD)/cli/kernel/%,$(LIB_OBJS))
+$(BUILD)/libxsc.a: $(API_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -90,13 +98,15 @@ bench: all
 	@BUILD=$(BUILD) sh bench/run.sh
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/data
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/data $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/xsc
 	install -m 755 $(BUILD)/xsc $(DESTDIR)$(BINDIR)/xsc
 	install -m 644 data/*.json $(DESTDIR)$(DATADIR)/data/
+	install -m 644 $(BUILD)/libxsc.a $(DESTDIR)$(LIBDIR)/libxsc.a
+	install -m 644 cli/kernel/sys_features.h $(DESTDIR)$(INCDIR)/xsc/sys_features.h
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/xsc
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/xsc $(DESTDIR)$(LIBDIR)/libxsc.a
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)/xsc
 
 clean:
 	rm -rf build
