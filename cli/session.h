@@ -21,6 +21,10 @@ struct session {
 	bool json, keep_going, quit;
 	bool unsafe;               /* --unsafe: live calls may change things outside the sandbox */
 	unsigned timeout_ms;       /* per live call */
+	/* where 'call' goes: the running kernel, or a simulated one */
+	bool sim;
+	uint32_t sim_kv;
+	bool check_fields;
 	/* the last call, for expect ok / errno / ret */
 	bool have_last;
 	const struct syscall *last_sc;

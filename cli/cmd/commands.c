@@ -67,6 +67,14 @@ const struct command commands[] = {
 	  "back, which is then in the buffer. Nothing outside the sandbox changes unless --unsafe\n"
 	  "is given. A syscall error is the answer, not a failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
+	{ "target", cmd_target, "[live | sim VERSION [--check-fields]]", "call the running kernel or a simulated one",
+	  "'target sim 5.6' answers every following 'call' as a 5.6 kernel would, from the\n"
+	  "catalogue alone: its struct sizes, bounds, size cap, write-back, quirks and flags, and\n"
+	  "ENOSYS before the call existed; the output looks like a live call's. --check-fields\n"
+	  "models the 2024 CHECK_FIELDS proposal (bit 63 of the size asks what the kernel accepts;\n"
+	  "errno EEXTSYS_NOOP) for openat2, clone3 and mount_setattr. 'target live' goes back to\n"
+	  "the running kernel; 'target' says which is in use.",
+	  0, { COMP_NONE } },
 	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"
@@ -139,8 +147,9 @@ int command_run(struct session *s, int argc, char **argv)
 	}
 	for (int i = n; i < argc; i++)
 		argv[i] = NULL; /* moved or freed; the caller frees argc entries */
-	if (!(c->flags & CMD_JSON))
-		json = false;
+	/* in --json runs, commands with nothing to report as JSON stay quiet: every
+	 * document on stdout is one command's JSON */
+	bool quiet = json && !(c->flags & CMD_JSON);
 	if ((c->flags & CMD_CATALOG) && !session_catalog(s))
 		return -1;
 	if ((c->flags & CMD_BUFFER) && !s->cur)
@@ -150,6 +159,8 @@ int command_run(struct session *s, int argc, char **argv)
 	if (nc && *nc)
 		color = false;
 	out_init(&s->out, stdout, json, color);
+	if (quiet)
+		s->out.json = true; /* out_text writes nothing; no JSON calls are made */
 	int r = c->fn(s, n, argv);
 	out_done(&s->out);
 	fflush(stdout);

@@ -57,6 +57,7 @@ DECLARE_CMD(poke);
 DECLARE_CMD(dump);
 DECLARE_CMD(expect);
 DECLARE_CMD(call);
+DECLARE_CMD(target);
 DECLARE_CMD(explain);
 DECLARE_CMD(probe);
 DECLARE_CMD(features);

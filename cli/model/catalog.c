@@ -86,6 +86,15 @@ unsigned cstruct_newest_size(const struct cstruct *st)
 	return st->nversions ? st->versions[st->nversions - 1].size : st->size;
 }
 
+unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv)
+{
+	unsigned size = 0;
+	for (size_t i = 0; i < st->nversions; i++)
+		if (!kv || st->versions[i].since <= kv)
+			size = st->versions[i].size;
+	return st->nversions ? size : st->size;
+}
+
 const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name)
 {
 	for (size_t i = 0; i < st->nversions; i++)
@@ -181,7 +190,8 @@ int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t 
 		MV(&r, sc->ioctl_fd), MV(&r, sc->st), MV(&r, sc->size_name);
 		MV(&r, sc->kind), MV(&r, sc->safety), MV(&r, sc->ioctl_dir);
 		MV(&r, sc->rules.zero), MV(&r, sc->rules.below_ver0), MV(&r, sc->rules.tail);
-		MV(&r, sc->rules.writeback), MV(&r, sc->rules.check_order);
+		MV(&r, sc->rules.writeback), MV(&r, sc->rules.check_order), MV(&r, sc->rules.cap_errno);
+		MV_STRS(&r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
 		MV(&r, sc->args), MV(&r, sc->errors), MV(&r, sc->lineage);
 		for (size_t k = 0; sc->args && k < sc->nargs; k++) {
 			struct sarg *a = &sc->args[k];

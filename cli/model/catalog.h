@@ -76,6 +76,9 @@ enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };
 
 struct size_rules {
 	const char *zero, *below_ver0, *tail, *writeback, *check_order;
+	const char *cap_errno;          /* the errno above the cap (default E2BIG) */
+	const char **ignore_unknown;    /* flags holders whose unknown bits the kernel ignores */
+	size_t nignore_unknown;
 	unsigned min;          /* 0: VER0 */
 	uint64_t cap;          /* 0: none */
 	uint32_t cap_since;    /* 0: since the call */
@@ -138,6 +141,8 @@ const struct field *cstruct_find_field(const struct cstruct *st, const char *nam
 const struct field *cstruct_field_at(const struct cstruct *st, size_t off);
 /* The newest version's size, or the struct size when it has no versions. */
 unsigned cstruct_newest_size(const struct cstruct *st);
+/* The struct size a kernel of version kv knows (its newest version then; 0 kv = newest). */
+unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv);
 const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name);
 
 const char *ftype_name(enum ftype t);

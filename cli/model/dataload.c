@@ -709,8 +709,8 @@ static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "p
 static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", NULL };
 static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
-static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "tail",
-					 "writeback", "check_order", NULL };
+static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_errno", "tail",
+					 "writeback", "check_order", "ignore_unknown", NULL };
 static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };
 static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL };
 static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
@@ -850,6 +850,8 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 			r->tail = arena_strdup(L->a, tails[pick(L, ro, "tail", "'rules'", tails, 0)]);
 		r->writeback = arena_strdup(L->a, writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)]);
 		r->check_order = get_str(L, ro, "check_order", false, "'rules'");
+		check_errno_value(L, ro, "cap_errno", "'rules'", false, &r->cap_errno);
+		r->ignore_unknown = get_strings(L, ro, "ignore_unknown", "'rules'", &r->nignore_unknown);
 	}
 	pop(L);
 }
@@ -1250,7 +1252,7 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 3 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 4 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

@@ -1,0 +1,33 @@
+/* target: where 'call' goes, the running kernel or a simulated one. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "kernel/explain.h"
+#include "model/kver.h"
+#include "base/banned.h"
+
+int cmd_target(struct session *s, int argc, char **argv)
+{
+	char kv[16];
+	if (argc == 1) {
+		if (s->sim)
+			out_text(&s->out, "target: a simulated %s kernel%s\n", kver_str(s->sim_kv, kv),
+				 s->check_fields ? " implementing CHECK_FIELDS" : "");
+		else
+			out_text(&s->out, "target: the running kernel (%s)\n", kver_str(running_kernel(), kv));
+		return 0;
+	}
+	if (!strcmp(argv[1], "live") && argc == 2) {
+		s->sim = false;
+		s->check_fields = false;
+		return 0;
+	}
+	if (strcmp(argv[1], "sim") || argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
+		return command_usage(command_find("target"));
+	uint32_t v;
+	if (kver_parse(argv[2], &v, 0) < 0)
+		return err("target sim: '%s' is not a kernel version such as 5.6 or 6.18", argv[2]);
+	s->sim = true;
+	s->sim_kv = v & ~0xffu;
+	s->check_fields = argc == 4;
+	return 0;
+}

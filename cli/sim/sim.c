@@ -1,0 +1,261 @@
+#include "sim/sim.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/kver.h"
+#include "model/xlat.h"
+#include "base/banned.h"
+
+static uint64_t load(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void store(unsigned char *p, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+PRINTF_LIKE(2, 3)
+static void say(struct sbuf *why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(why, fmt, ap);
+	va_end(ap);
+	sbuf_addch(why, '\n');
+}
+
+bool sim_has_check_fields(const struct syscall *sc)
+{
+	return !strcmp(sc->name, "openat2") || !strcmp(sc->name, "clone3") || !strcmp(sc->name, "mount_setattr");
+}
+
+static int fail(struct outcome *o, int e)
+{
+	o->ret = -1;
+	o->err = e;
+	return 0;
+}
+
+/* The bits of a flag set a kernel of version kv knows. */
+static uint64_t known_bits(const struct flagset *fs, uint32_t kv)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (fs->flags[i].since <= kv)
+			k |= fs->flags[i].value;
+	return k;
+}
+
+static bool ignores_unknown(const struct syscall *sc, const char *holder)
+{
+	for (size_t i = 0; i < sc->rules.nignore_unknown; i++)
+		if (!strcmp(sc->rules.ignore_unknown[i], holder))
+			return true;
+	return false;
+}
+
+static const char *bit_name(const struct flagset *fs, uint64_t bit)
+{
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (fs->flags[i].value == bit)
+			return fs->flags[i].name;
+	return NULL;
+}
+
+/* A flags word: refused when it holds a bit the kernel does not know yet. */
+static bool check_word(const struct syscall *sc, const char *holder, const struct flagset *fs, uint64_t v,
+		       uint32_t kv, struct sbuf *why)
+{
+	if (!fs || ignores_unknown(sc, holder))
+		return true;
+	char ks[16], since[16];
+	if (fs->kind == FS_ENUM) {
+		for (size_t i = 0; i < fs->nflags; i++)
+			if (fs->flags[i].value == v && fs->flags[i].since <= kv)
+				return true;
+		if (!v)
+			return true; /* 0: the old behaviour */
+		for (size_t i = 0; i < fs->nflags; i++)
+			if (fs->flags[i].value == v) {
+				say(why, "%s = %s came in %s; a %s kernel refuses it", holder, fs->flags[i].name,
+				    kver_str(fs->flags[i].since, since), kver_str(kv, ks));
+				return false;
+			}
+		say(why, "%s = %llu is no value a %s kernel knows", holder, (unsigned long long)v, kver_str(kv, ks));
+		return false;
+	}
+	uint64_t unknown = v & ~known_bits(fs, kv);
+	if (!unknown)
+		return true;
+	uint64_t bit = unknown & -unknown;
+	unsigned n = 0;
+	while (!(bit >> n & 1))
+		n++;
+	const char *name = bit_name(fs, bit);
+	const struct flag *f = NULL;
+	for (size_t i = 0; name && i < fs->nflags; i++)
+		if (fs->flags[i].value == bit)
+			f = &fs->flags[i];
+	if (f)
+		say(why, "bit %u of %s (%s) came in %s; a %s kernel refuses it", n, holder, name, kver_str(f->since, since),
+		    kver_str(kv, ks));
+	else
+		say(why, "bit %u of %s is unknown to every kernel the catalogue knows", n, holder);
+	return false;
+}
+
+int sim_call(const struct catalog *cat, const struct call_plan *plan, const struct sim_opts *opt,
+	     struct outcome *o, struct sbuf *why)
+{
+	const struct syscall *sc = plan->sc;
+	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	const struct size_rules *r = &sc->rules;
+	char ks[16], since[16];
+	(void)cat;
+	outcome_init(o);
+	o->stage = OS_CALLED;
+	memcpy(o->args, plan->args, sizeof(o->args));
+	o->size = plan->size;
+	o->len = plan->buflen;
+	o->before = xmalloc(o->len ? o->len : 1);
+	o->after = xmalloc(o->len ? o->len : 1);
+	if (o->len) {
+		memcpy(o->before, plan->buf, o->len);
+		memcpy(o->after, plan->buf, o->len);
+	}
+	kver_str(opt->kv, ks);
+	if (opt->kv < sc->since) {
+		say(why, "%s came in %s; a %s kernel has no such system call", sc->name, kver_str(sc->since, since), ks);
+		return fail(o, ENOSYS);
+	}
+	uint64_t usize = plan->size;
+	unsigned ksize = st ? cstruct_size_at(st, opt->kv) : 0;
+	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
+	if (sized) {
+		const struct field *sf = sc->size_where == SW_FIELD ? st->size_field : NULL;
+		unsigned ver0 = r->min ? r->min : st->nversions ? st->versions[0].size : 0;
+		bool check = false;
+		if (sc->size_bits == 32 && usize >> 32) {
+			say(why, "the size argument is 32 bits: %llu arrives as %llu", (unsigned long long)usize,
+			    (unsigned long long)(uint32_t)usize);
+			usize = (uint32_t)usize;
+		}
+		if (opt->check_fields && sim_has_check_fields(sc) && (usize & CHECK_FIELDS_BIT)) {
+			check = true;
+			usize &= ~CHECK_FIELDS_BIT;
+		}
+		if (usize == 0 && r->zero && strcmp(r->zero, "ok")) {
+			if (!strcmp(r->zero, "ver0")) {
+				say(why, "size 0 is read as the first version, %u bytes (an old-ABI quirk)", ver0);
+				usize = ver0;
+			} else {
+				say(why, "size 0 is refused");
+				return fail(o, errno_from_name(r->zero));
+			}
+		}
+		bool cap_applies = r->cap && (!r->cap_since || opt->kv >= r->cap_since);
+		if (cap_applies && usize > r->cap) {
+			say(why, "size %llu is above the %llu-byte cap%s%s", (unsigned long long)usize, (unsigned long long)r->cap,
+			    r->cap_since ? " added in " : "", r->cap_since ? kver_str(r->cap_since, since) : "");
+			if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf && sf->offset + sf->size <= o->len)
+				store(o->after + sf->offset, sf->elem_size, ksize);
+			return fail(o, r->cap_errno ? errno_from_name(r->cap_errno) : E2BIG);
+		}
+		if (usize < ver0 && r->below_ver0 && strcmp(r->below_ver0, "ok")) {
+			say(why, "size %llu is below the first version, %u bytes", (unsigned long long)usize, ver0);
+			if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf && sf->offset + sf->size <= o->len)
+				store(o->after + sf->offset, sf->elem_size, ksize);
+			return fail(o, errno_from_name(r->below_ver0));
+		}
+		bool input = !r->tail || !strcmp(r->tail, "E2BIG");
+		if (input && usize > ksize) {
+			if (usize > o->len) {
+				if (!cap_applies) {
+					say(why, "size %llu runs past the caller's memory: the kernel faults checking the tail", (unsigned long long)usize);
+					return fail(o, EFAULT);
+				}
+			}
+			for (uint64_t off = ksize; off < usize && off < o->len; off++)
+				if (o->before[off]) {
+					const struct field *f = cstruct_field_at(st, off);
+					if (f)
+						say(why, "byte %llu is nonzero and a %s kernel's struct ends at %u: it is in %s, added in %s",
+						    (unsigned long long)off, ks, ksize, f->name, kver_str(f->since, since));
+					else
+						say(why, "byte %llu is nonzero, past a %s kernel's struct (%u bytes)", (unsigned long long)off, ks, ksize);
+					if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf)
+						store(o->after + sf->offset, sf->elem_size, ksize);
+					return fail(o, E2BIG);
+				}
+			say(why, "the %llu bytes past a %s kernel's struct (%u) are zero: accepted", (unsigned long long)(usize - ksize), ks, ksize);
+		} else if (input && usize < ksize) {
+			say(why, "size %llu is smaller than a %s kernel's struct (%u): the rest is zero-filled, the old behaviour",
+			    (unsigned long long)usize, ks, ksize);
+		}
+		/* the flags the kernel sees: fields within both sizes */
+		uint64_t seen = usize < ksize ? usize : ksize;
+		for (size_t i = 0; input && i < st->nfields; i++) {
+			const struct field *f = &st->fields[i];
+			if (f->offset + f->size > seen || f->count || f == sf)
+				continue;
+			if (f->reserved && load(o->before + f->offset, f->elem_size)) {
+				say(why, "%s is reserved and must be zero", f->name);
+				return fail(o, EINVAL);
+			}
+			if (f->flagset && !check_word(sc, f->name, f->flagset, load(o->before + f->offset, f->elem_size), opt->kv, why))
+				return fail(o, EINVAL);
+		}
+		if (check) {
+			/* CHECK_FIELDS: do nothing; fill the struct with what this kernel accepts */
+			for (size_t i = 0; i < st->nfields; i++) {
+				const struct field *f = &st->fields[i];
+				if (f->offset + f->size > ksize || f->offset + f->size > o->len || f->count)
+					continue;
+				uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? known_bits(f->flagset, opt->kv) :
+					     f->flagset ? 0 : ~0ULL;
+				store(o->after + f->offset, f->elem_size, v);
+			}
+			for (uint64_t off = ksize; off < usize && off < o->len; off++)
+				o->after[off] = 0;
+			say(why, "CHECK_FIELDS (bit 63 of the size): nothing was done; the struct now holds every flag bit a %s kernel accepts and all-ones in its other fields", ks);
+			return fail(o, EEXTSYS_NOOP);
+		}
+		if (!input) {
+			/* an output call: the simulator writes no values, only what the rules say */
+			if (r->tail && !strcmp(r->tail, "zeroed"))
+				for (uint64_t off = ksize; off < usize && off < o->len; off++)
+					o->after[off] = 0;
+			if (r->writeback && !strcmp(r->writeback, "size-on-success") && st->size_field)
+				store(o->after + st->size_field->offset, st->size_field->elem_size, usize < ksize ? usize : ksize);
+			say(why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", ks,
+			    (unsigned)(usize < ksize ? usize : ksize));
+		}
+	} else if (st) {
+		/* fixed structs: only reserved fields and flags */
+		for (size_t i = 0; i < st->nfields; i++) {
+			const struct field *f = &st->fields[i];
+			if (f->count || f->offset + f->size > o->len)
+				continue;
+			if (f->flagset && !check_word(sc, f->name, f->flagset, load(o->before + f->offset, f->elem_size), opt->kv, why))
+				return fail(o, EINVAL);
+		}
+	}
+	/* flags arguments */
+	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
+		const struct sarg *a = &sc->args[i];
+		if (a->role != AR_FLAGS || !a->flagset)
+			continue;
+		uint64_t v = strstr(a->type, "long") || strstr(a->type, "64") ? plan->args[i] : (uint32_t)plan->args[i];
+		if (!check_word(sc, a->name, a->flagset, v, opt->kv, why))
+			return fail(o, EINVAL);
+	}
+	o->ret = 0;
+	return 0;
+}

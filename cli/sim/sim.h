@@ -1,0 +1,28 @@
+/* sim: kernels of any version, simulated from the catalogue alone. A call is answered
+ * with copy_struct_from_user semantics at the struct size that version knew, the call's
+ * own bounds, cap, write-back and quirks, the flags known then, and ENOSYS before the
+ * call existed. Fills the same outcome a live call does, so both render alike.
+ * Never calls the kernel. */
+#ifndef XSC_SIM_H
+#define XSC_SIM_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/sbuf.h"
+#include "kernel/invoke.h"
+#include "model/catalog.h"
+#include "model/outcome.h"
+
+#define EEXTSYS_NOOP 134 /* the errno the CHECK_FIELDS proposal added (asm-generic) */
+#define CHECK_FIELDS_BIT (1ULL << 63)
+
+struct sim_opts {
+	uint32_t kv;          /* the simulated kernel */
+	bool check_fields;    /* it implements the 2024 CHECK_FIELDS proposal */
+};
+
+/* Answers plan as the kernel kv would. why gets one reason a line. Returns 0. */
+int sim_call(const struct catalog *cat, const struct call_plan *plan, const struct sim_opts *opt,
+	     struct outcome *out, struct sbuf *why);
+/* The calls CHECK_FIELDS was proposed for. */
+bool sim_has_check_fields(const struct syscall *sc);
+#endif
