@@ -27,7 +27,7 @@ int cmd_target(struct session *s, int argc, char **argv)
 	if (kver_parse(argv[2], &v, 0) < 0)
 		return err("target sim: '%s' is not a kernel version such as 5.6 or 6.18", argv[2]);
 	s->sim = true;
-	s->sim_kv = v & ~0xffu;
+	s->sim_kv = kver_release(v);
 	s->check_fields = argc == 4;
 	return 0;
 }

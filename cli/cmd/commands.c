@@ -75,6 +75,14 @@ const struct command commands[] = {
 	  "errno EEXTSYS_NOOP) for openat2, clone3 and mount_setattr. 'target live' goes back to\n"
 	  "the running kernel; 'target' says which is in use.",
 	  0, { COMP_NONE } },
+	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--json]", "struct versions against kernel versions, simulated",
+	  "Rows are the user-space struct versions (each published size, and a 'future' caller\n"
+	  "with a nonzero field past the newest); columns the kernels where anything changed for\n"
+	  "the call. Each cell is what that pairing gets from the simulator: ok, zero-filled (an\n"
+	  "old caller on a newer kernel), zero tail accepted (a newer caller whose extra bytes are\n"
+	  "zero), E2BIG, EINVAL or ENOSYS. --format=md writes a Markdown table, --format=svg a\n"
+	  "picture for the site.",
+	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY } },
 	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"

@@ -58,6 +58,7 @@ DECLARE_CMD(dump);
 DECLARE_CMD(expect);
 DECLARE_CMD(call);
 DECLARE_CMD(target);
+DECLARE_CMD(matrix);
 DECLARE_CMD(explain);
 DECLARE_CMD(probe);
 DECLARE_CMD(features);

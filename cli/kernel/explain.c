@@ -31,7 +31,7 @@ uint32_t running_kernel(void)
 	done = 1;
 	if (uname(&u) < 0 || kver_parse(u.release, &v, 1) < 0)
 		return 0;
-	return cached = v & ~0xffu; /* 6.18.44 → 6.18: the catalogue dates releases */
+	return cached = kver_release(v); /* 6.18.44 → 6.18: the catalogue dates releases */
 }
 
 unsigned kernel_struct_size(const struct cstruct *st, uint32_t kv)

@@ -37,3 +37,8 @@ char *kver_str(uint32_t v, char buf[16])
 		snprintf(buf, 16, "%u.%u", v >> 16, (v >> 8) & 0xff);
 	return buf;
 }
+
+uint32_t kver_release(uint32_t v)
+{
+	return (v >> 16) >= 3 ? v & ~0xffu : v;
+}

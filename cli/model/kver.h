@@ -10,4 +10,7 @@ int kver_parse(const char *s, uint32_t *out, int lenient);
 /* Formats into buf (at least 16 bytes); returns buf. "6.18", or "2.6.31" when the third
  * part is nonzero. */
 char *kver_str(uint32_t v, char buf[16]);
+/* The release a version belongs to: 6.18.44 → 6.18, but 2.6.31 stays (before 3.0 the
+ * third number was the release). */
+uint32_t kver_release(uint32_t v);
 #endif

@@ -77,11 +77,11 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 		return true;
 	char ks[16], since[16];
 	if (fs->kind == FS_ENUM) {
+		if (!v)
+			return true; /* 0: the old behaviour, whatever it is named */
 		for (size_t i = 0; i < fs->nflags; i++)
 			if (fs->flags[i].value == v && fs->flags[i].since <= kv)
 				return true;
-		if (!v)
-			return true; /* 0: the old behaviour */
 		for (size_t i = 0; i < fs->nflags; i++)
 			if (fs->flags[i].value == v) {
 				say(why, "%s = %s came in %s; a %s kernel refuses it", holder, fs->flags[i].name,

@@ -1,0 +1,32 @@
+/* matrix: user-space struct versions × kernel versions → what each pairing gets, from the
+ * simulator. Rows are the published sizes plus a "future" caller with a nonzero field past
+ * the newest; columns the kernels where anything changed for the call. */
+#ifndef XSC_MATRIX_H
+#define XSC_MATRIX_H
+#include <stddef.h>
+#include <stdint.h>
+#include "base/sbuf.h"
+#include "model/catalog.h"
+
+enum cell { CELL_OK, CELL_ZERO_FILLED, CELL_ZERO_TAIL, CELL_E2BIG, CELL_EINVAL, CELL_ENOSYS, CELL_OTHER };
+
+struct matrix {
+	const struct syscall *sc;
+	size_t nrows, ncols;
+	char **row_label;      /* "VER1 (80)", "future (96)" */
+	uint64_t *row_size;
+	uint32_t *col_kv;      /* 0 for the "before the call" column */
+	char **col_label;      /* "<5.3", "5.3", … */
+	enum cell *cells;      /* nrows × ncols */
+	int *cell_errno;
+};
+
+/* Fills m for sc (an extensible call with a struct). Returns 0 or -1 (reported). */
+int matrix_build(const struct catalog *cat, const struct syscall *sc, struct matrix *m);
+void matrix_release(struct matrix *m);
+const char *matrix_cell_name(const struct matrix *m, size_t r, size_t c);
+/* The picture, self-contained SVG (no external references), deterministic. */
+void matrix_svg(const struct matrix *m, struct sbuf *sb);
+/* A GitHub-flavoured Markdown table. */
+void matrix_markdown(const struct matrix *m, struct sbuf *sb);
+#endif
