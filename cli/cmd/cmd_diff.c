@@ -1,0 +1,131 @@
+/* diff OLD NEW: extensions and ABI breaks between two headers or catalogues (engine: headers/hdiff.c). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cmd/commands.h"
+#include "headers/fetch.h"
+#include "headers/hdiff.h"
+#include "headers/header.h"
+#include "model/dataload.h"
+#include "base/banned.h"
+
+/* A header (path or URL) or a catalogue (directory or .json file) as a header model. */
+static int load_side(const char *src, const struct fetch_opts *fo, struct header *h, struct catalog **cat)
+{
+	struct stat st;
+	size_t n = strlen(src);
+	*cat = NULL;
+	bool isdir = !fetch_is_url(src) && !stat(src, &st) && S_ISDIR(st.st_mode);
+	if (isdir || (!fetch_is_url(src) && n > 5 && !strcmp(src + n - 5, ".json"))) {
+		if (isdir) {
+			*cat = catalog_load(src);
+		} else {
+			char *data;
+			size_t len;
+			if (read_file_max(src, CATALOG_FILE_MAX, &data, &len) < 0)
+				return err("cannot read '%s'", src);
+			const char *names[] = { src };
+			const char *texts[] = { data };
+			*cat = catalog_load_buffers(names, texts, &len, 1);
+			free(data);
+		}
+		if (!*cat)
+			return err("'%s': the catalogue does not load", src);
+		header_from_catalog(h, *cat, src);
+		return 0;
+	}
+	struct sbuf text = SBUF_INIT;
+	char *name = NULL;
+	int r = fetch_source(src, fo, &text, &name);
+	if (!r)
+		r = header_parse(h, name, text.buf, text.len);
+	if (!r)
+		for (size_t i = 0; i < h->ndiags; i++)
+			if (h->diags[i].sev == HD_ERROR) {
+				r = err("%s:%u:%u: %s", name, h->diags[i].line, h->diags[i].col, h->diags[i].msg);
+				break;
+			}
+	sbuf_release(&text);
+	free(name);
+	return r;
+}
+
+int cmd_diff(struct session *s, int argc, char **argv)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	const char *src[2] = { NULL, NULL };
+	int n = 0;
+	for (int i = 1; i < argc; i++) {
+		int r = fetch_parse_opt(&fo, argc, argv, &i);
+		if (r < 0)
+			return r;
+		if (r)
+			continue;
+		if ((argv[i][0] == '-' && argv[i][1]) || n == 2)
+			return command_usage(command_find("diff"));
+		src[n++] = argv[i];
+	}
+	if (n != 2)
+		return command_usage(command_find("diff"));
+	struct header oh, nh;
+	struct catalog *oc = NULL, *nc = NULL;
+	memset(&oh, 0, sizeof(oh));
+	memset(&nh, 0, sizeof(nh));
+	int ret = -1;
+	if (load_side(src[0], &fo, &oh, &oc) < 0 || load_side(src[1], &fo, &nh, &nc) < 0)
+		goto out;
+	struct hdiff d;
+	hdiff_run(&oh, &nh, &d);
+	struct out *o = &s->out;
+	size_t count[3] = { 0, 0, 0 };
+	static const char *const label[] = { "compatible extension", "undocumented extension (warning)",
+					     "ABI break (error)" };
+	out_obj(o, NULL);
+	out_str(o, "old", src[0]);
+	out_str(o, "new", src[1]);
+	out_arr(o, "changes");
+	const char *scope = NULL;
+	for (size_t i = 0; i < d.n; i++) {
+		const struct hchange *c = &d.c[i];
+		count[c->verdict]++;
+		if (!scope || strcmp(scope, c->scope))
+			out_text(o, "%s%s:\n", scope ? "\n" : "", c->scope);
+		scope = c->scope;
+		const char *col = c->verdict == HV_BREAK ? out_color(o, OC_RED)
+			: c->verdict == HV_UNDOCUMENTED ? out_color(o, OC_YELLOW) : out_color(o, OC_GREEN);
+		out_text(o, "  %s%s%s: %s\n", col, label[c->verdict], out_color(o, OC_RESET), c->detail);
+		out_obj(o, NULL);
+		out_str(o, "scope", c->scope);
+		out_str(o, "kind", c->kind);
+		out_str(o, "name", c->name);
+		if (c->offset >= 0)
+			out_u64(o, "offset", (uint64_t)c->offset);
+		if (c->size >= 0)
+			out_u64(o, "size", (uint64_t)c->size);
+		out_str(o, "verdict", hverdict_name(c->verdict));
+		out_str(o, "message", c->detail);
+		out_end(o);
+	}
+	out_end(o);
+	out_u64(o, "compatible", count[HV_COMPATIBLE]);
+	out_u64(o, "undocumented", count[HV_UNDOCUMENTED]);
+	out_u64(o, "breaks", count[HV_BREAK]);
+	out_end(o);
+	if (!d.n)
+		out_text(o, "no changes\n");
+	else
+		out_text(o, "%s%zu compatible, %zu undocumented, %zu breaking\n", "\n", count[HV_COMPATIBLE],
+			 count[HV_UNDOCUMENTED], count[HV_BREAK]);
+	hdiff_release(&d);
+	ret = 0;
+	if (count[HV_BREAK]) {
+		fflush(stdout);
+		ret = err("diff: %zu ABI break%s", count[HV_BREAK], count[HV_BREAK] == 1 ? "" : "s");
+	}
+out:
+	header_release(&oh);
+	header_release(&nh);
+	catalog_free(oc);
+	catalog_free(nc);
+	return ret;
+}

@@ -1,0 +1,106 @@
+/* import SRC [-o FILE]: a uapi header (path or URL) as catalogue JSON, checked by loading it. */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "cmd/commands.h"
+#include "headers/fetch.h"
+#include "headers/header.h"
+#include "model/dataload.h"
+#include "model/kver.h"
+#include "base/banned.h"
+
+/* "linux/openat2.h" from /usr/include/linux/openat2.h or …/include/uapi/linux/openat2.h */
+const char *header_short_name(const char *src)
+{
+	const char *p;
+	if (!strncmp(src, "file://", 7))
+		src += 7;
+	if (!strncmp(src, "/usr/include/", 13))
+		return src + 13;
+	if ((p = strstr(src, "/uapi/")))
+		return p + 6;
+	if ((p = strstr(src, "/include/")))
+		return p + 9;
+	p = strrchr(src, '/');
+	return p ? p + 1 : src;
+}
+
+int cmd_import(struct session *s, int argc, char **argv)
+{
+	(void)s;
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	const char *src = NULL, *outfile = NULL, *since = NULL;
+	for (int i = 1; i < argc; i++) {
+		int r = fetch_parse_opt(&fo, argc, argv, &i);
+		if (r < 0)
+			return r;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			outfile = argv[++i];
+		else if (!strcmp(argv[i], "--since") && i + 1 < argc)
+			since = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return command_usage(command_find("import"));
+		else if (!src)
+			src = argv[i];
+		else
+			return command_usage(command_find("import"));
+	}
+	if (!src)
+		return command_usage(command_find("import"));
+	uint32_t kv;
+	if (since && kver_parse(since, &kv, 0) < 0)
+		return usage_err("--since: '%s' is not a kernel version such as 6.1", since);
+	struct sbuf text = SBUF_INIT, js = SBUF_INIT;
+	char *name = NULL;
+	struct header h;
+	int ret = -1;
+	memset(&h, 0, sizeof(h));
+	if (fetch_source(src, &fo, &text, &name) < 0)
+		goto out;
+	if (header_parse(&h, name, text.buf, text.len) < 0)
+		goto out;
+	for (size_t i = 0; i < h.ndiags; i++)
+		if (h.diags[i].sev == HD_ERROR) {
+			err("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
+			goto out;
+		} else {
+			warning("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
+		}
+	for (size_t i = 0; i < h.nstructs; i++)
+		if (h.structs[i].is_union)
+			warning("%s:%u: union %s left out: the catalogue has no unions (describe its members as structs)",
+				name, h.structs[i].line, h.structs[i].name);
+	char kvs[16];
+	if (!since) {
+		uint32_t v = h.kernel_version ? KVER(h.kernel_version >> 16, (h.kernel_version >> 8) & 255, 0) : KVER(1, 0, 0);
+		since = kver_str(v, kvs);
+	}
+	header_export_json(&h, header_short_name(name), since, &js);
+	/* what import writes must load: the catalogue loader is the judge */
+	const char *names[] = { "import.json" };
+	const char *texts[] = { js.buf };
+	size_t lens[] = { js.len };
+	struct catalog *c = catalog_load_buffers(names, texts, lens, 1);
+	if (!c) {
+		err("'%s': the imported catalogue does not load (above); the header breaks a catalogue rule", name);
+		goto out;
+	}
+	catalog_free(c);
+	if (outfile) {
+		if (write_file_atomic(outfile, js.buf, js.len) < 0) {
+			err("cannot write '%s': %s", outfile, strerror(errno));
+			goto out;
+		}
+	} else {
+		fwrite(js.buf, 1, js.len, stdout);
+	}
+	ret = 0;
+out:
+	header_release(&h);
+	sbuf_release(&text);
+	sbuf_release(&js);
+	free(name);
+	return ret;
+}

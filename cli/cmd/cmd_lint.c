@@ -1,0 +1,103 @@
+/* lint SRC...: convention checks with compiler-style diagnostics (engine: headers/lint.c). */
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "headers/fetch.h"
+#include "headers/header.h"
+#include "headers/lint.h"
+#include "base/banned.h"
+
+static const char *const sev_names[] = { "note", "warning", "error" };
+
+static void show_finding(struct out *o, const struct header *h, const char *file, const struct lint_finding *f)
+{
+	out_obj(o, NULL);
+	out_str(o, "file", file);
+	out_u64(o, "line", f->line);
+	out_u64(o, "col", f->col);
+	out_str(o, "severity", sev_names[f->sev]);
+	out_str(o, "rule", f->rule);
+	out_str(o, "message", f->msg);
+	out_end(o);
+	const char *sc = f->sev == HD_ERROR ? out_color(o, OC_RED) : f->sev == HD_WARNING ? out_color(o, OC_YELLOW)
+											  : out_color(o, OC_CYAN);
+	if (f->line)
+		out_text(o, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", out_color(o, OC_BOLD), file, f->line, f->col,
+			 out_color(o, OC_RESET), sc, sev_names[f->sev], out_color(o, OC_RESET), f->msg, f->rule);
+	else
+		out_text(o, "%s%s:%s %s%s:%s %s [%s]\n", out_color(o, OC_BOLD), file, out_color(o, OC_RESET), sc,
+			 sev_names[f->sev], out_color(o, OC_RESET), f->msg, f->rule);
+	const char *ls;
+	size_t ln;
+	if (f->line && header_line(h, f->line, &ls, &ln)) {
+		struct sbuf caret = SBUF_INIT;
+		for (size_t i = 0; i + 1 < f->col && i < ln; i++)
+			sbuf_addch(&caret, ls[i] == '\t' ? '\t' : ' ');
+		out_text(o, "%.*s\n%s%s^%s\n", (int)ln, ls, caret.buf, out_color(o, OC_GREEN), out_color(o, OC_RESET));
+		sbuf_release(&caret);
+	}
+}
+
+int cmd_lint(struct session *s, int argc, char **argv)
+{
+	struct fetch_opts fo = FETCH_OPTS_INIT;
+	const char **srcs = xcalloc((size_t)argc, sizeof(*srcs));
+	int nsrc = 0;
+	for (int i = 1; i < argc; i++) {
+		int r = fetch_parse_opt(&fo, argc, argv, &i);
+		if (r < 0) {
+			free(srcs);
+			return r;
+		}
+		if (r)
+			continue;
+		if (argv[i][0] == '-' && argv[i][1]) {
+			free(srcs);
+			return command_usage(command_find("lint"));
+		}
+		srcs[nsrc++] = argv[i];
+	}
+	if (!nsrc) {
+		free(srcs);
+		return command_usage(command_find("lint"));
+	}
+	struct out *o = &s->out;
+	size_t count[3] = { 0, 0, 0 }, supp = 0;
+	int ret = 0;
+	out_arr(o, NULL);
+	for (int k = 0; k < nsrc; k++) {
+		struct sbuf text = SBUF_INIT;
+		char *name = NULL;
+		struct header h;
+		memset(&h, 0, sizeof(h));
+		if (fetch_source(srcs[k], &fo, &text, &name) < 0 || header_parse(&h, name, text.buf, text.len) < 0) {
+			ret = -1;
+		} else {
+			struct lint_result r;
+			lint_run(&h, &r);
+			for (size_t i = 0; i < r.n; i++) {
+				show_finding(o, &h, name, &r.f[i]);
+				count[r.f[i].sev]++;
+			}
+			supp += r.suppressed;
+			lint_result_release(&r);
+		}
+		header_release(&h);
+		sbuf_release(&text);
+		free(name);
+	}
+	out_end(o);
+	out_text(o, "%zu error%s, %zu warning%s, %zu note%s", count[HD_ERROR], count[HD_ERROR] == 1 ? "" : "s",
+		 count[HD_WARNING], count[HD_WARNING] == 1 ? "" : "s", count[HD_NOTE], count[HD_NOTE] == 1 ? "" : "s");
+	if (supp)
+		out_text(o, " (%zu suppressed)", supp);
+	out_text(o, "\n");
+	free(srcs);
+	if (ret < 0)
+		return -1;
+	if (count[HD_ERROR]) {
+		fflush(stdout);
+		return err("lint: %zu error%s", count[HD_ERROR], count[HD_ERROR] == 1 ? "" : "s");
+	}
+	return 0;
+}

@@ -1,0 +1,337 @@
+/* fetch: libcurl through dlopen, for URLs; plain files otherwise. See fetch.h. */
+#include "headers/fetch.h"
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <curl/curl.h>
+#include "base/diag.h"
+#include "base/util.h"
+#include "base/banned.h"
+
+/* The libcurl entry points xsc uses, resolved once. */
+static struct {
+	bool tried, ok;
+	void *lib;
+	CURLcode (*global_init)(long);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+} C;
+
+static int load_curl(void)
+{
+	if (C.tried)
+		return C.ok ? 0 : err("libcurl is not available (install libcurl4)");
+	C.tried = true;
+	C.lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	if (!C.lib)
+		C.lib = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+	if (!C.lib)
+		return err("cannot load libcurl: %s (install libcurl4)", dlerror());
+#define SYM(field, name)                                                                     \
+	do {                                                                                 \
+		*(void **)&C.field = dlsym(C.lib, name);                                     \
+		if (!C.field)                                                                \
+			return err("libcurl lacks '%s'", name);                              \
+	} while (0)
+	SYM(global_init, "curl_global_init");
+	SYM(easy_init, "curl_easy_init");
+	SYM(easy_setopt, "curl_easy_setopt");
+	SYM(easy_perform, "curl_easy_perform");
+	SYM(easy_getinfo, "curl_easy_getinfo");
+	SYM(easy_cleanup, "curl_easy_cleanup");
+	SYM(easy_strerror, "curl_easy_strerror");
+#undef SYM
+	if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return err("libcurl failed to initialise");
+	C.ok = true;
+	return 0;
+}
+
+bool fetch_is_url(const char *s)
+{
+	const char *p = s;
+	if (!isalpha((unsigned char)*p))
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return !strncmp(p, "://", 3);
+}
+
+static bool allowed_scheme(const char *url)
+{
+	return !strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8) ||
+	       !strncasecmp(url, "file://", 7);
+}
+
+struct xfer {
+	struct sbuf *body;
+	size_t base, max;
+	bool too_big;
+	bool progress, drawn;
+	struct timespec t0;
+	const char *url;
+};
+
+static size_t on_write(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer *x = arg;
+	size_t bytes = size * n;
+	if (x->body->len - x->base + bytes > x->max) {
+		x->too_big = true;
+		return 0; /* makes libcurl stop with CURLE_WRITE_ERROR */
+	}
+	sbuf_add(x->body, data, bytes);
+	return bytes;
+}
+
+/* Draws a bar on stderr (a terminal) once a transfer has taken more than half a second. */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)ultotal, (void)ulnow;
+	struct xfer *x = arg;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	double el = (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) / 1e9;
+	if (el < 0.5)
+		return 0;
+	char bar[31];
+	int fill = dltotal > 0 ? (int)(30 * dlnow / dltotal) : (int)(el * 4) % 30;
+	for (int i = 0; i < 30; i++)
+		bar[i] = dltotal > 0 ? (i < fill ? '#' : ' ') : (i == fill ? '#' : ' ');
+	bar[30] = '\0';
+	if (dltotal > 0)
+		fprintf(stderr, "\r[%s] %6.1f / %.1f KiB  %.1f s", bar, (double)dlnow / 1024,
+			(double)dltotal / 1024, el);
+	else
+		fprintf(stderr, "\r[%s] %6.1f KiB  %.1f s", bar, (double)dlnow / 1024, el);
+	x->drawn = true;
+	return 0;
+}
+
+static void cache_path(const char *dir, const char *url, struct sbuf *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const unsigned char *s = (const unsigned char *)url; *s; s++)
+		h = (h ^ *s) * 1099511628211ULL;
+	sbuf_addf(p, "%s/%016llx", dir, (unsigned long long)h);
+}
+
+int fetch_url(const char *url, const struct fetch_opts *o, struct sbuf *body)
+{
+	size_t max = o->max_size ? o->max_size : FETCH_MAX_DEFAULT;
+	long tmo = o->timeout_ms ? o->timeout_ms : 30000;
+	long ctmo = o->connect_timeout_ms ? o->connect_timeout_ms : 10000;
+	if (!fetch_is_url(url))
+		return err("bad URL '%s' (want http://, https:// or file://)", url);
+	if (!allowed_scheme(url)) {
+		int n = (int)strcspn(url, ":");
+		return err("unsupported protocol '%.*s' in '%s' (http, https and file only)", n, url, url);
+	}
+	struct sbuf cp = SBUF_INIT;
+	if (o->cache_dir) {
+		cache_path(o->cache_dir, url, &cp);
+		char *data;
+		size_t len;
+		if (!read_file_max(cp.buf, max, &data, &len)) {
+			sbuf_add(body, data, len);
+			free(data);
+			sbuf_release(&cp);
+			return 0;
+		}
+	}
+	if (load_curl() < 0) {
+		sbuf_release(&cp);
+		return -1;
+	}
+	CURL *h = C.easy_init();
+	if (!h) {
+		sbuf_release(&cp);
+		return err("libcurl could not make a handle");
+	}
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct xfer x = { body, body->len, max, false, !o->no_progress && isatty(STDERR_FILENO), false, { 0, 0 }, url };
+	clock_gettime(CLOCK_MONOTONIC, &x.t0);
+	C.easy_setopt(h, CURLOPT_URL, url);
+	C.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https,file");
+	C.easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https,file");
+	C.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	C.easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
+	C.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	C.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+	C.easy_setopt(h, CURLOPT_FAILONERROR, 1L);
+	C.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	C.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max);
+	C.easy_setopt(h, CURLOPT_TIMEOUT_MS, tmo);
+	C.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ctmo);
+	C.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* gzip, deflate, …: decoded */
+	C.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	C.easy_setopt(h, CURLOPT_USERAGENT, "xsc");
+	C.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
+	C.easy_setopt(h, CURLOPT_WRITEDATA, &x);
+	if (x.progress) {
+		C.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+		C.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+		C.easy_setopt(h, CURLOPT_XFERINFODATA, &x);
+	}
+	CURLcode rc = C.easy_perform(h);
+	if (x.drawn)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	int ret = 0;
+	long status = 0;
+	char *redir = NULL, *eff = NULL;
+	long nredir = 0;
+	C.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	C.easy_getinfo(h, CURLINFO_REDIRECT_URL, &redir);
+	C.easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &eff);
+	C.easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &nredir);
+	if ((!redir || allowed_scheme(redir)) && eff && !allowed_scheme(eff))
+		redir = eff;
+	const char *detail = *errbuf ? errbuf : C.easy_strerror(rc);
+	switch (rc) {
+	case CURLE_OK:
+		break;
+	case CURLE_URL_MALFORMAT:
+		ret = err("bad URL '%s': %s", url, detail);
+		break;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		if (redir && !allowed_scheme(redir))
+			ret = err("'%s': redirect to '%s' refused (http, https and file only)", url, redir);
+		else if (nredir > 0 || status / 100 == 3)
+			ret = err("'%s': a redirect to a protocol other than http, https or file was refused: %s", url, detail);
+		else
+			ret = err("'%s': unsupported protocol (http, https and file only): %s", url, detail);
+		break;
+	case CURLE_HTTP_RETURNED_ERROR:
+		ret = err("'%s': HTTP %ld%s", url, status,
+			  status == 404 ? " not found" : status == 403 ? " forbidden" : "");
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		ret = err("'%s': timed out after %ld ms", url, tmo);
+		break;
+	case CURLE_FILESIZE_EXCEEDED:
+		ret = err("'%s': too large (more than %zu bytes)", url, max);
+		break;
+	case CURLE_WRITE_ERROR:
+		if (x.too_big)
+			ret = err("'%s': too large (more than %zu bytes)", url, max);
+		else
+			ret = err("'%s': %s", url, detail);
+		break;
+	case CURLE_COULDNT_CONNECT:
+		ret = err("'%s': connection refused: %s", url, detail);
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		ret = err("'%s': cannot resolve the host: %s", url, detail);
+		break;
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_SSL_CACERT_BADFILE:
+		ret = err("'%s': TLS verification failed: %s", url, detail);
+		break;
+	case CURLE_FILE_COULDNT_READ_FILE:
+		ret = err("'%s': cannot read the file", url);
+		break;
+	case CURLE_TOO_MANY_REDIRECTS:
+		ret = err("'%s': too many redirects", url);
+		break;
+	default:
+		ret = err("'%s': %s", url, detail);
+	}
+	C.easy_cleanup(h);
+	if (ret < 0)
+		body->len = x.base, body->buf[body->len] = '\0';
+	else if (o->cache_dir) {
+		mkdir(o->cache_dir, 0777);
+		if (write_file_atomic(cp.buf, body->buf + x.base, body->len - x.base) < 0)
+			warning("cannot write the cache file '%s': %s", cp.buf, strerror(errno));
+	}
+	sbuf_release(&cp);
+	return ret;
+}
+
+int fetch_source(const char *src, const struct fetch_opts *o, struct sbuf *text, char **display)
+{
+	size_t max = o->max_size ? o->max_size : FETCH_MAX_DEFAULT;
+	*display = NULL;
+	if (fetch_is_url(src)) {
+		if (fetch_url(src, o, text) < 0)
+			return -1;
+		*display = xstrdup(src);
+		return 0;
+	}
+	struct sbuf path = SBUF_INIT;
+	sbuf_adds(&path, src);
+	if (access(src, F_OK) && src[0] != '/' && src[0] != '.') {
+		sbuf_reset(&path);
+		sbuf_addf(&path, "/usr/include/%s", src);
+		if (access(path.buf, F_OK)) {
+			sbuf_reset(&path);
+			sbuf_adds(&path, src);
+		}
+	}
+	char *data;
+	size_t len;
+	if (read_file_max(path.buf, max, &data, &len) < 0) {
+		int e = errno;
+		int r = e == EFBIG ? err("'%s': too large (more than %zu bytes)", path.buf, max)
+				   : err("cannot read '%s': %s", path.buf, strerror(e));
+		sbuf_release(&path);
+		return r;
+	}
+	sbuf_add(text, data, len);
+	free(data);
+	*display = sbuf_detach(&path);
+	return 0;
+}
+
+static int num_arg(const char *opt, const char *v, unsigned long long lo, unsigned long long hi,
+		   unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	if (!v || !isdigit((unsigned char)*v))
+		return usage_err("%s needs a number", opt);
+	unsigned long long n = strtoull(v, &end, 0);
+	if (errno || *end || n < lo || n > hi)
+		return usage_err("%s: '%s' is not a number in %llu..%llu", opt, v, lo, hi);
+	*out = n;
+	return 0;
+}
+
+int fetch_parse_opt(struct fetch_opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	unsigned long long n;
+	if (!strcmp(a, "--cache")) {
+		if (!v)
+			return usage_err("--cache needs a directory");
+		o->cache_dir = v;
+	} else if (!strcmp(a, "--timeout")) {
+		if (num_arg(a, v, 1, 3600000, &n) < 0)
+			return CMD_USAGE;
+		o->timeout_ms = (long)n;
+	} else if (!strcmp(a, "--connect-timeout")) {
+		if (num_arg(a, v, 1, 3600000, &n) < 0)
+			return CMD_USAGE;
+		o->connect_timeout_ms = (long)n;
+	} else if (!strcmp(a, "--max-size")) {
+		if (num_arg(a, v, 1, (unsigned long long)1 << 30, &n) < 0)
+			return CMD_USAGE;
+		o->max_size = (size_t)n;
+	} else {
+		return 0;
+	}
+	*i += 1;
+	return 1;
+}

@@ -1,0 +1,1365 @@
+/* header: libclang (through dlopen) turns a uapi header into layouts. See header.h. */
+#include "headers/header.h"
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <clang-c/Index.h>
+#include "base/out.h"
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "headers/fetch.h"
+#include "model/catalog.h"
+#include "model/kver.h"
+#include "base/banned.h"
+
+/* The libclang entry points used here, resolved once. */
+#define CLANG_FUNCS(X)                                                                              \
+	X(CXIndex, createIndex, (int, int))                                                         \
+	X(void, disposeIndex, (CXIndex))                                                            \
+	X(CXTranslationUnit, parseTranslationUnit,                                                  \
+	  (CXIndex, const char *, const char *const *, int, struct CXUnsavedFile *, unsigned, unsigned)) \
+	X(void, disposeTranslationUnit, (CXTranslationUnit))                                        \
+	X(CXCursor, getTranslationUnitCursor, (CXTranslationUnit))                                  \
+	X(unsigned, visitChildren, (CXCursor, CXCursorVisitor, CXClientData))                       \
+	X(CXString, getCursorSpelling, (CXCursor))                                                  \
+	X(const char *, getCString, (CXString))                                                     \
+	X(void, disposeString, (CXString))                                                          \
+	X(CXSourceLocation, getCursorLocation, (CXCursor))                                          \
+	X(void, getExpansionLocation, (CXSourceLocation, CXFile *, unsigned *, unsigned *, unsigned *)) \
+	X(CXString, getFileName, (CXFile))                                                          \
+	X(unsigned, isCursorDefinition, (CXCursor))                                                 \
+	X(unsigned, Cursor_isAnonymous, (CXCursor))                                                 \
+	X(unsigned, Cursor_isAnonymousRecordDecl, (CXCursor))                                       \
+	X(unsigned, Cursor_isMacroFunctionLike, (CXCursor))                                         \
+	X(unsigned, Cursor_isBitField, (CXCursor))                                                  \
+	X(int, getFieldDeclBitWidth, (CXCursor))                                                    \
+	X(long long, Cursor_getOffsetOfField, (CXCursor))                                           \
+	X(CXType, getCursorType, (CXCursor))                                                        \
+	X(CXType, getCanonicalType, (CXType))                                                       \
+	X(CXString, getTypeSpelling, (CXType))                                                      \
+	X(CXType, Type_getNamedType, (CXType))                                                      \
+	X(CXType, getArrayElementType, (CXType))                                                    \
+	X(long long, getArraySize, (CXType))                                                        \
+	X(CXCursor, getTypeDeclaration, (CXType))                                                   \
+	X(CXType, getEnumDeclIntegerType, (CXCursor))                                               \
+	X(CXType, getTypedefDeclUnderlyingType, (CXCursor))                                         \
+	X(long long, Type_getSizeOf, (CXType))                                                      \
+	X(long long, Type_getAlignOf, (CXType))                                                     \
+	X(long long, Type_getOffsetOf, (CXType, const char *))                                      \
+	X(enum CXCursorKind, getCursorKind, (CXCursor))                                             \
+	X(CXEvalResult, Cursor_Evaluate, (CXCursor))                                                \
+	X(CXEvalResultKind, EvalResult_getKind, (CXEvalResult))                                     \
+	X(unsigned, EvalResult_isUnsignedInt, (CXEvalResult))                                       \
+	X(unsigned long long, EvalResult_getAsUnsigned, (CXEvalResult))                             \
+	X(long long, EvalResult_getAsLongLong, (CXEvalResult))                                      \
+	X(void, EvalResult_dispose, (CXEvalResult))                                                 \
+	X(unsigned, getNumDiagnostics, (CXTranslationUnit))                                         \
+	X(CXDiagnostic, getDiagnostic, (CXTranslationUnit, unsigned))                               \
+	X(void, disposeDiagnostic, (CXDiagnostic))                                                  \
+	X(enum CXDiagnosticSeverity, getDiagnosticSeverity, (CXDiagnostic))                         \
+	X(CXString, getDiagnosticSpelling, (CXDiagnostic))                                          \
+	X(CXSourceLocation, getDiagnosticLocation, (CXDiagnostic))                                  \
+	X(CXSourceRange, getCursorExtent, (CXCursor))                                               \
+	X(CXSourceLocation, getRangeEnd, (CXSourceRange))
+
+static struct {
+	bool tried, ok;
+	void *lib;
+#define X(ret, name, args) ret(*name) args;
+	CLANG_FUNCS(X)
+#undef X
+} L;
+
+static int load_clang(void)
+{
+	static const char *const names[] = { "libclang-14.so.1", "libclang.so.1", "libclang-15.so.1",
+					     "libclang-16.so.1", "libclang.so" };
+	if (L.tried)
+		return L.ok ? 0 : err("libclang is not available (install libclang1-14)");
+	L.tried = true;
+	const char *e = getenv("XSC_LIBCLANG");
+	if (e && *e)
+		L.lib = dlopen(e, RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; !L.lib && i < ARRAY_SIZE(names); i++)
+		L.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!L.lib)
+		return err("cannot load libclang (libclang-14.so.1 or libclang.so.1; install libclang1-14)");
+#define X(ret, name, args)                                                                    \
+	*(void **)&L.name = dlsym(L.lib, "clang_" #name);                                     \
+	if (!L.name)                                                                          \
+		return err("libclang lacks 'clang_%s'", #name);
+	CLANG_FUNCS(X)
+#undef X
+	L.ok = true;
+	return 0;
+}
+
+/* ---- growing arrays, strings in the arena ---- */
+
+static void *push_slot(void *arrp, size_t *n, size_t *alloc, size_t sz)
+{
+	void **arr = arrp;
+	if (*n + 1 > *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 8;
+		*arr = xrealloc(*arr, *alloc * sz);
+	}
+	void *p = (char *)*arr + (*n)++ * sz;
+	memset(p, 0, sz);
+	return p;
+}
+#define PUSH(arr, n, alloc) ((__typeof__(&(arr)[0]))push_slot(&(arr), &(n), &(alloc), sizeof(*(arr))))
+
+static const char *astr(struct header *h, const char *s) { return arena_strdup(&h->a, s); }
+
+static const char *take(struct header *h, CXString s)
+{
+	const char *r = astr(h, L.getCString(s) ? L.getCString(s) : "");
+	L.disposeString(s);
+	return r;
+}
+
+bool header_line(const struct header *h, unsigned line, const char **start, size_t *len)
+{
+	if (!line || !h->text)
+		return false;
+	const char *p = h->text, *end = h->text + h->len;
+	for (unsigned l = 1; l < line; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	if (p > end || (p == end && line > 1 && end[-1] == '\n'))
+		return false;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	*start = p;
+	*len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	return true;
+}
+
+const struct hstruct *header_find_struct(const struct header *h, const char *name)
+{
+	for (size_t i = 0; i < h->nstructs; i++)
+		if (!strcmp(h->structs[i].name, name))
+			return &h->structs[i];
+	return NULL;
+}
+
+/* ---- comments, taken from the text: libclang attaches plain comments to the wrong field ---- */
+
+/* Offset in text of line (1-based), col (1-based). */
+static size_t text_pos(const struct header *h, unsigned line, unsigned col)
+{
+	const char *s;
+	size_t n;
+	if (!header_line(h, line, &s, &n))
+		return h->len;
+	size_t off = (size_t)(s - h->text) + (col ? col - 1 : 0);
+	return off > h->len ? h->len : off;
+}
+
+static void add_comment_text(struct sbuf *sb, const char *s, size_t n)
+{
+	/* strip the comment markers and leading stars, join lines with spaces */
+	bool space = sb->len > 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '\n') {
+			space = true;
+			while (i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t' || s[i + 1] == '*'))
+				i++;
+			continue;
+		}
+		if (isspace((unsigned char)c)) {
+			space = true;
+			continue;
+		}
+		if (space && sb->len)
+			sbuf_addch(sb, ' ');
+		space = false;
+		sbuf_addch(sb, c);
+	}
+}
+
+/* The comment that starts after position p on the same line (after a ';' or ','). */
+static void trailing_comment(const struct header *h, size_t p, struct sbuf *out)
+{
+	const char *t = h->text;
+	while (p < h->len && t[p] != '\n' && (t[p] == ' ' || t[p] == '\t' || t[p] == ';' || t[p] == ','))
+		p++;
+	if (p + 1 >= h->len)
+		return;
+	if (t[p] == '/' && t[p + 1] == '*') {
+		const char *e = strstr(t + p + 2, "*/");
+		size_t end = e ? (size_t)(e - t) : h->len;
+		add_comment_text(out, t + p + 2, end - p - 2);
+	} else if (t[p] == '/' && t[p + 1] == '/') {
+		const char *nl = memchr(t + p, '\n', h->len - p);
+		size_t end = nl ? (size_t)(nl - t) : h->len;
+		add_comment_text(out, t + p + 2, end - p - 2);
+	}
+}
+
+/* The comment block that ends on the line just above `line` (only whitespace before it
+ * on its first line). Returns its raw text span. */
+static bool comment_above(const struct header *h, unsigned line, const char **s, size_t *n)
+{
+	const char *ls;
+	size_t ln;
+	if (line < 2 || !header_line(h, line - 1, &ls, &ln))
+		return false;
+	size_t k = ln;
+	while (k && isspace((unsigned char)ls[k - 1]))
+		k--;
+	if (k >= 2 && ls[k - 2] == '*' && ls[k - 1] == '/') {
+		const char *end = ls + k;
+		/* find the start: the nearest comment opener before end */
+		const char *p = end - 2;
+		while (p > h->text && !(p[0] == '/' && p[1] == '*'))
+			p--;
+		if (!(p[0] == '/' && p[1] == '*'))
+			return false;
+		const char *bol = p;
+		while (bol > h->text && bol[-1] != '\n')
+			bol--;
+		for (const char *q = bol; q < p; q++)
+			if (!isspace((unsigned char)*q))
+				return false;
+		*s = p;
+		*n = (size_t)(end - p);
+		return true;
+	}
+	size_t i = 0;
+	while (i < k && isspace((unsigned char)ls[i]))
+		i++;
+	if (i + 1 < k && ls[i] == '/' && ls[i + 1] == '/') {
+		*s = ls + i;
+		*n = k - i;
+		return true;
+	}
+	return false;
+}
+
+/* The kernel-doc entry "@name: text" in a comment (up to the next "@x:" or the end). */
+static void kdoc_entry(const char *c, size_t n, const char *name, struct sbuf *out)
+{
+	size_t nl = strlen(name);
+	for (size_t i = 0; i + nl + 1 < n; i++) {
+		if (c[i] != '@' || strncmp(c + i + 1, name, nl) ||
+		    (c[i + 1 + nl] != ':' && c[i + 1 + nl] != ' ' && c[i + 1 + nl] != '\t'))
+			continue;
+		size_t s = i + nl + 2, e = s;
+		while (e < n && !(c[e] == '@' && e + 1 < n && (isalpha((unsigned char)c[e + 1]) || c[e + 1] == '_') &&
+				  (e == 0 || isspace((unsigned char)c[e - 1]) || c[e - 1] == '*')))
+			e++;
+		if (e >= 2 && e == n && c[e - 2] == '*' && c[e - 1] == '/')
+			e -= 2;
+		if (out->len)
+			sbuf_adds(out, " ");
+		add_comment_text(out, c + s, e - s);
+		return;
+	}
+}
+
+/* ---- types ---- */
+
+static bool fixed_name(const char *n)
+{
+	static const char *const ok[] = { "__u8", "__u16", "__u32", "__u64", "__s8", "__s16", "__s32", "__s64",
+		"__aligned_u64", "__aligned_be64", "__aligned_le64", "__le16", "__le32", "__le64", "__be16",
+		"__be32", "__be64", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t",
+		"int32_t", "int64_t", "__kernel_rwf_t", "char", "__u128", "__s128" };
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		if (!strcmp(n, ok[i]))
+			return true;
+	return false;
+}
+
+static const char *strip_qual(const char *s)
+{
+	for (;;) {
+		if (!strncmp(s, "const ", 6))
+			s += 6;
+		else if (!strncmp(s, "volatile ", 9))
+			s += 9;
+		else
+			return s;
+	}
+}
+
+/* Fills type facts of f from t; the catalogue type goes into *ty (sbuf). */
+static void classify(struct header *h, CXType t, struct hfield *f, struct sbuf *ty)
+{
+	if (t.kind == CXType_Elaborated)
+		t = L.Type_getNamedType(t);
+	CXType c = L.getCanonicalType(t);
+	if (c.kind == CXType_ConstantArray) {
+		CXType el = L.getArrayElementType(t.kind == CXType_ConstantArray ? t : c);
+		long long n = L.getArraySize(c);
+		struct sbuf inner = SBUF_INIT;
+		classify(h, el, f, &inner);
+		if (!strncmp(inner.buf, "u8[", 3) || strchr(inner.buf, '[')) { /* array of records */
+			sbuf_addf(ty, "u8[%lld]", L.Type_getSizeOf(c) > 0 ? L.Type_getSizeOf(c) : 1);
+		} else {
+			sbuf_addf(ty, "%s[%lld]", inner.buf, n);
+		}
+		sbuf_release(&inner);
+		return;
+	}
+	const char *written = take(h, L.getTypeSpelling(t));
+	written = strip_qual(written);
+	bool fixed = fixed_name(written);
+	f->fixed_width = fixed;
+	long long sz = L.Type_getSizeOf(c);
+	switch (c.kind) {
+	case CXType_Pointer:
+	case CXType_BlockPointer:
+		f->is_pointer = true;
+		sbuf_adds(ty, "ptr");
+		return;
+	case CXType_Enum: {
+		CXType it = L.getCanonicalType(L.getEnumDeclIntegerType(L.getTypeDeclaration(c)));
+		f->fixed_width = false;
+		f->is_signed = it.kind == CXType_Int || it.kind == CXType_Long || it.kind == CXType_LongLong ||
+			       it.kind == CXType_Short || it.kind == CXType_SChar;
+		sbuf_addf(ty, "%c%lld", f->is_signed ? 's' : 'u', sz * 8);
+		return;
+	}
+	case CXType_Record:
+		f->is_record = true;
+		f->fixed_width = true;
+		sbuf_addf(ty, "u8[%lld]", sz > 0 ? sz : 1);
+		return;
+	case CXType_Char_S:
+	case CXType_Char_U:
+		sbuf_adds(ty, "char");
+		f->fixed_width = true;
+		return;
+	case CXType_SChar:
+	case CXType_Short:
+	case CXType_Int:
+	case CXType_Long:
+	case CXType_LongLong:
+	case CXType_Int128:
+		f->is_signed = true;
+		/* fall through */
+	case CXType_Bool:
+	case CXType_UChar:
+	case CXType_UShort:
+	case CXType_UInt:
+	case CXType_ULong:
+	case CXType_ULongLong:
+	case CXType_UInt128:
+		if ((c.kind == CXType_Long || c.kind == CXType_ULong) && !fixed)
+			f->is_long = true;
+		if (strstr(written, "aligned_u64") || strstr(written, "aligned_be64") || strstr(written, "aligned_le64"))
+			sbuf_adds(ty, "aligned_u64");
+		else if (sz == 1 || sz == 2 || sz == 4 || sz == 8)
+			sbuf_addf(ty, "%c%lld", f->is_signed ? 's' : 'u', sz * 8);
+		else
+			sbuf_addf(ty, "u8[%lld]", sz);
+		return;
+	default:
+		sbuf_addf(ty, "u8[%lld]", sz > 0 ? sz : 1);
+		return;
+	}
+}
+
+/* ---- the walk ---- */
+
+struct walk {
+	struct header *h;
+	const char *path;      /* the header's file as clang sees it */
+	const char *probe;     /* the generated translation unit */
+	char **cand;           /* macro names tried in the probe */
+	size_t ncand;
+	struct hmacro *mac;    /* per candidate */
+	bool *have;            /* candidate evaluated */
+	bool *defined;         /* candidate defined in the header (position known) */
+	/* struct being built */
+	struct hstruct *st;
+	CXType top;
+	struct hfield *fields;
+	size_t nfields, afields;
+	size_t nbits;          /* bitfield groups so far */
+	const char *kdoc;      /* the struct's comment */
+	size_t kdoc_len;
+};
+
+static bool in_file(CXCursor c, const char *path, unsigned *line, unsigned *col)
+{
+	CXFile f;
+	unsigned l = 0, cl = 0, off;
+	L.getExpansionLocation(L.getCursorLocation(c), &f, &l, &cl, &off);
+	if (!f)
+		return false;
+	CXString s = L.getFileName(f);
+	const char *n = L.getCString(s);
+	bool r = n && !strcmp(n, path);
+	L.disposeString(s);
+	if (line)
+		*line = l;
+	if (col)
+		*col = cl;
+	return r;
+}
+
+static void field_doc(struct walk *w, CXCursor c, struct hfield *f, const char *kdname)
+{
+	struct header *h = w->h;
+	struct sbuf doc = SBUF_INIT;
+	const char *cs;
+	size_t cn;
+	if (comment_above(h, f->line, &cs, &cn)) {
+		const char *b = cs + 2, *e = cs + cn;
+		if (cn >= 4 && cs[1] == '*')
+			e -= 2;
+		add_comment_text(&doc, b, (size_t)(e - b));
+	}
+	CXFile fl;
+	unsigned el = 0, ec = 0, off;
+	L.getExpansionLocation(L.getRangeEnd(L.getCursorExtent(c)), &fl, &el, &ec, &off);
+	if (el)
+		trailing_comment(h, text_pos(h, el, ec), &doc);
+	if (w->kdoc && kdname)
+		kdoc_entry(w->kdoc, w->kdoc_len, kdname, &doc);
+	f->doc = doc.len ? astr(h, doc.buf) : NULL;
+	sbuf_release(&doc);
+}
+
+static bool reserved_name(const char *n)
+{
+	return strstr(n, "reserved") || strstr(n, "__pad") || strstr(n, "padding") || strstr(n, "spare") ||
+	       strstr(n, "unused") || !strncmp(n, "pad", 3) || !strncmp(n, "__", 2);
+}
+
+/* __aligned_u64 is a macro (__u64 with an aligned attribute): the compiler's type
+ * spelling says __u64, so the declaration's text decides. */
+static void aligned_from_text(struct header *h, struct hfield *f)
+{
+	const char *ls;
+	size_t ln;
+	if (!header_line(h, f->line, &ls, &ln) || f->col < 1 || f->col - 1 > ln)
+		return;
+	const char *end = ls + f->col - 1; /* the field's name: its type is before it */
+	for (const char *q = ls; q + 11 <= end; q++)
+		if (!strncmp(q, "aligned_", 8) && (!strncmp(q + 8, "u64", 3) || !strncmp(q + 8, "le64", 4) ||
+						    !strncmp(q + 8, "be64", 4))) {
+			if (!strcmp(f->type, "u64"))
+				f->type = astr(h, "aligned_u64");
+			f->fixed_width = true;
+			return;
+		}
+}
+
+static struct hfield *new_field(struct walk *w, CXCursor c)
+{
+	struct hfield *f = PUSH(w->fields, w->nfields, w->afields);
+	in_file(c, w->path, &f->line, &f->col);
+	return f;
+}
+
+struct union_scan {
+	struct walk *w;
+	const char **names;
+	size_t n, alloc;
+	size_t nrecords;
+	bool all_same;
+	long long first_size;
+	CXCursor first;
+	bool have_first;
+};
+
+static enum CXChildVisitResult union_member(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	struct union_scan *u = d;
+	enum CXCursorKind k = L.getCursorKind(c);
+	if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl) {
+		if (L.Cursor_isAnonymousRecordDecl(c))
+			u->nrecords++;
+		return CXChildVisit_Continue;
+	}
+	if (k != CXCursor_FieldDecl)
+		return CXChildVisit_Continue;
+	CXType t = L.getCanonicalType(L.getCursorType(c));
+	if (t.kind == CXType_Record)
+		u->nrecords++;
+	const char *name = take(u->w->h, L.getCursorSpelling(c));
+	ALLOC_GROW(u->names, u->n + 1, u->alloc);
+	u->names[u->n++] = name;
+	if (!u->have_first) {
+		u->first = c;
+		u->have_first = true;
+		u->first_size = L.Type_getSizeOf(t);
+	} else if (L.Type_getSizeOf(t) != u->first_size) {
+		u->all_same = false;
+	}
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult struct_member(CXCursor c, CXCursor parent, CXClientData d);
+
+/* An anonymous union or struct inside the struct being built. */
+static void anon_record(struct walk *w, CXCursor c)
+{
+	struct header *h = w->h;
+	if (L.getCursorKind(c) == CXCursor_StructDecl) { /* its members are the struct's */
+		L.visitChildren(c, struct_member, w);
+		return;
+	}
+	struct union_scan u = { w, NULL, 0, 0, 0, true, 0, { 0 }, false };
+	L.visitChildren(c, union_member, &u);
+	CXType ut = L.getCursorType(c);
+	struct hfield *f = new_field(w, c);
+	f->is_union = true;
+	f->size = (unsigned)L.Type_getSizeOf(ut);
+	f->align = (unsigned)L.Type_getAlignOf(ut);
+	f->union_of_structs = u.nrecords >= 2;
+	long long off = u.n ? L.Type_getOffsetOf(w->top, u.names[0]) : -1;
+	f->offset = off >= 0 ? (unsigned)(off / 8) : 0;
+	struct sbuf ty = SBUF_INIT;
+	if (u.n && u.all_same && u.nrecords == 0) {
+		f->name = u.names[0];
+		classify(h, L.getCursorType(u.first), f, &ty);
+		f->ctype = take(h, L.getTypeSpelling(L.getCursorType(u.first)));
+		f->aliases = arena_alloc(&h->a, sizeof(char *) * (u.n ? u.n : 1));
+		for (size_t i = 1; i < u.n; i++)
+			f->aliases[f->naliases++] = u.names[i];
+		field_doc(w, u.first, f, f->name);
+	} else {
+		f->name = u.n ? u.names[0] : astr(h, "union");
+		f->is_record = true;
+		f->fixed_width = true;
+		f->ctype = astr(h, "union");
+		sbuf_addf(&ty, "u8[%u]", f->size ? f->size : 1);
+		f->aliases = arena_alloc(&h->a, sizeof(char *) * (u.n ? u.n : 1));
+		for (size_t i = 1; i < u.n; i++)
+			f->aliases[f->naliases++] = u.names[i];
+	}
+	f->type = astr(h, ty.buf);
+	sbuf_release(&ty);
+	free(u.names);
+}
+
+static enum CXChildVisitResult struct_member(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	struct walk *w = d;
+	struct header *h = w->h;
+	enum CXCursorKind k = L.getCursorKind(c);
+	if ((k == CXCursor_StructDecl || k == CXCursor_UnionDecl) && L.Cursor_isAnonymousRecordDecl(c)) {
+		anon_record(w, c);
+		return CXChildVisit_Continue;
+	}
+	if (k != CXCursor_FieldDecl)
+		return CXChildVisit_Continue;
+	const char *name = take(h, L.getCursorSpelling(c));
+	CXType t = L.getCursorType(c);
+	long long off = L.Type_getOffsetOf(w->top, name);
+	if (off < 0)
+		off = L.Cursor_getOffsetOfField(c);
+	if (L.Cursor_isBitField(c)) {
+		CXType ct = L.getCanonicalType(t);
+		unsigned unit = (unsigned)L.Type_getSizeOf(ct);
+		unsigned start = unit ? (unsigned)(off / 8) / unit * unit : 0;
+		struct hfield *last = w->nfields ? &w->fields[w->nfields - 1] : NULL;
+		if (last && last->bitfield && last->offset == start && last->size == unit) {
+			struct sbuf dd = SBUF_INIT;
+			sbuf_addf(&dd, "%s, %s:%d", last->doc ? last->doc : "", name, L.getFieldDeclBitWidth(c));
+			last->doc = astr(h, dd.buf);
+			sbuf_release(&dd);
+			return CXChildVisit_Continue;
+		}
+		struct hfield *f = new_field(w, c);
+		struct sbuf ty = SBUF_INIT, nm = SBUF_INIT, dd = SBUF_INIT;
+		classify(h, t, f, &ty);
+		f->type = astr(h, ty.buf);
+		f->ctype = take(h, L.getTypeSpelling(t));
+		w->nbits++;
+		if (w->nbits == 1)
+			sbuf_adds(&nm, "bits");
+		else
+			sbuf_addf(&nm, "bits%zu", w->nbits);
+		f->name = astr(h, nm.buf);
+		f->offset = start;
+		f->size = f->align = unit;
+		f->bitfield = true;
+		sbuf_addf(&dd, "bit fields: %s:%d", name, L.getFieldDeclBitWidth(c));
+		f->doc = astr(h, dd.buf);
+		sbuf_release(&ty), sbuf_release(&nm), sbuf_release(&dd);
+		return CXChildVisit_Continue;
+	}
+	struct hfield *f = new_field(w, c);
+	f->name = name;
+	f->offset = off >= 0 ? (unsigned)(off / 8) : 0;
+	long long fsz = L.Type_getSizeOf(t), fal = L.Type_getAlignOf(t);
+	f->size = fsz > 0 ? (unsigned)fsz : 0; /* a flexible array member has no size */
+	f->align = fal > 0 ? (unsigned)fal : 1;
+	f->ctype = take(h, L.getTypeSpelling(t));
+	struct sbuf ty = SBUF_INIT;
+	classify(h, t, f, &ty);
+	f->type = astr(h, ty.buf);
+	sbuf_release(&ty);
+	CXType ct = L.getCanonicalType(t);
+	if (ct.kind == CXType_Record) {
+		CXCursor decl = L.getTypeDeclaration(ct);
+		if (L.getCursorKind(decl) == CXCursor_UnionDecl) {
+			struct union_scan u = { w, NULL, 0, 0, 0, true, 0, { 0 }, false };
+			L.visitChildren(decl, union_member, &u);
+			f->is_union = true;
+			f->union_of_structs = u.nrecords >= 2;
+			free(u.names);
+		}
+	}
+	f->reserved = reserved_name(name);
+	aligned_from_text(h, f);
+	field_doc(w, c, f, name);
+	return CXChildVisit_Continue;
+}
+
+static void build_struct(struct walk *w, CXCursor c, unsigned line, unsigned col)
+{
+	struct header *h = w->h;
+	const char *name = take(h, L.getCursorSpelling(c));
+	if (!*name || strchr(name, ' ') || strchr(name, '(') || header_find_struct(h, name))
+		return; /* anonymous (a typedef'd struct { … } has no tag) or seen */
+	struct hstruct st = { 0 };
+	st.name = name;
+	st.is_union = L.getCursorKind(c) == CXCursor_UnionDecl;
+	st.line = line, st.col = col;
+	CXType t = L.getCursorType(c);
+	long long sz = L.Type_getSizeOf(t), al = L.Type_getAlignOf(t);
+	if (sz < 0 || al <= 0)
+		return; /* incomplete or invalid: the compiler's error says why */
+	st.size = (unsigned)sz;
+	st.align = (unsigned)al;
+	w->top = t;
+	w->fields = NULL, w->nfields = w->afields = w->nbits = 0;
+	w->kdoc = NULL, w->kdoc_len = 0;
+	const char *cs;
+	size_t cn;
+	if (comment_above(h, line, &cs, &cn)) {
+		w->kdoc = cs, w->kdoc_len = cn;
+		/* "struct name - summary" or the first sentence */
+		struct sbuf d = SBUF_INIT;
+		const char *b = cs + 2, *e = cs + cn;
+		while (b < e && (*b == '*' || isspace((unsigned char)*b)))
+			b++;
+		const char *eol = b;
+		while (eol < e && *eol != '\n' && *eol != '@')
+			eol++;
+		add_comment_text(&d, b, (size_t)(eol - b));
+		while (d.len && (d.buf[d.len - 1] == '/' || d.buf[d.len - 1] == '*' || d.buf[d.len - 1] == ' '))
+			d.buf[--d.len] = '\0';
+		const char *dash = strstr(d.buf, " - ");
+		st.doc = astr(h, dash && !strncmp(d.buf, "struct ", 7) ? dash + 3 : d.buf);
+		sbuf_release(&d);
+	}
+	L.visitChildren(c, struct_member, w);
+	unsigned maxal = 1;
+	for (size_t i = 0; i < w->nfields; i++) {
+		if (w->fields[i].align > maxal)
+			maxal = w->fields[i].align;
+		if (w->fields[i].align && w->fields[i].offset % w->fields[i].align)
+			st.packed = true;
+	}
+	st.explicit_align = st.align > maxal;
+	if (st.align < maxal)
+		st.packed = true;
+	st.fields = arena_alloc(&h->a, sizeof(*st.fields) * (w->nfields + 1));
+	if (w->nfields)
+		memcpy(st.fields, w->fields, sizeof(*st.fields) * w->nfields);
+	st.nfields = w->nfields;
+	free(w->fields);
+	w->fields = NULL;
+	size_t na = h->nstructs; /* growth through a plain realloc; header_release frees it */
+	h->structs = xrealloc(h->structs, sizeof(*h->structs) * (na + 1));
+	h->structs[h->nstructs++] = st;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	struct walk *w = d;
+	enum CXCursorKind k = L.getCursorKind(c);
+	unsigned line, col;
+	if (k == CXCursor_MacroDefinition) {
+		if (!in_file(c, w->path, &line, &col) || L.Cursor_isMacroFunctionLike(c))
+			return CXChildVisit_Continue;
+		CXString s = L.getCursorSpelling(c);
+		const char *n = L.getCString(s);
+		for (size_t i = 0; n && i < w->ncand; i++)
+			if (!strcmp(w->cand[i], n)) {
+				w->defined[i] = true;
+				w->mac[i].line = line, w->mac[i].col = col;
+			}
+		L.disposeString(s);
+	} else if (k == CXCursor_VarDecl) {
+		if (!in_file(c, w->probe, NULL, NULL))
+			return CXChildVisit_Continue;
+		CXString s = L.getCursorSpelling(c);
+		const char *n = L.getCString(s);
+		unsigned long idx;
+		if (n && sscanf(n, "__xsc_m_%lu", &idx) == 1 && idx < w->ncand) {
+			CXEvalResult r = L.Cursor_Evaluate(c);
+			if (r && L.EvalResult_getKind(r) == CXEval_Int) {
+				w->have[idx] = true;
+				if (L.EvalResult_isUnsignedInt(r)) {
+					w->mac[idx].value = L.EvalResult_getAsUnsigned(r);
+				} else {
+					long long v = L.EvalResult_getAsLongLong(r);
+					w->mac[idx].value = (uint64_t)v;
+					w->mac[idx].negative = v < 0;
+					/* (1 << 31) is INT_MIN in C, but the header means bit 31 */
+					if (v == INT32_MIN)
+						w->mac[idx].value = (uint32_t)v, w->mac[idx].negative = false;
+				}
+			}
+			if (r)
+				L.EvalResult_dispose(r);
+		}
+		L.disposeString(s);
+	} else if ((k == CXCursor_StructDecl || k == CXCursor_UnionDecl) && L.isCursorDefinition(c) &&
+		   !L.Cursor_isAnonymous(c) && in_file(c, w->path, &line, &col)) {
+		build_struct(w, c, line, col);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* ---- macro names, size versions, flag groups ---- */
+
+static void scan_macro_names(const char *t, size_t len, char ***out, size_t *n)
+{
+	size_t alloc = 0;
+	const char *p = t, *end = t + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *q = p;
+		while (q < le && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < le && *q == '#') {
+			q++;
+			while (q < le && (*q == ' ' || *q == '\t'))
+				q++;
+			if (le - q > 7 && !strncmp(q, "define", 6) && (q[6] == ' ' || q[6] == '\t')) {
+				q += 7;
+				while (q < le && (*q == ' ' || *q == '\t'))
+					q++;
+				const char *s = q;
+				while (q < le && (isalnum((unsigned char)*q) || *q == '_'))
+					q++;
+				/* object-like, with a body */
+				if (q > s && (isalpha((unsigned char)*s) || *s == '_') && q < le && *q != '(') {
+					const char *b = q;
+					while (b < le && isspace((unsigned char)*b))
+						b++;
+					if (b < le) {
+						ALLOC_GROW(*out, *n + 1, alloc);
+						(*out)[(*n)++] = xstrndup(s, (size_t)(q - s));
+					}
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static bool ver_macro(const char *n, unsigned *ver, size_t *plen)
+{
+	const char *v = strstr(n, "_SIZE_VER");
+	if (!v)
+		return false;
+	const char *d = v + 9;
+	if (!isdigit((unsigned char)*d))
+		return false;
+	char *e;
+	unsigned long x = strtoul(d, &e, 10);
+	if (*e || x > 1000)
+		return false;
+	*ver = (unsigned)x;
+	*plen = (size_t)(v - n);
+	return true;
+}
+
+/* The struct a FOO_BAR_SIZE_VERn macro belongs to: the struct named foo_bar, else one
+ * whose name holds every word of FOO_BAR in order (PERF_ATTR → perf_event_attr). */
+static const char *ver_struct(const struct header *h, const char *n, size_t plen)
+{
+	char pre[128];
+	if (plen >= sizeof(pre))
+		return NULL;
+	for (size_t i = 0; i < plen; i++)
+		pre[i] = (char)tolower((unsigned char)n[i]);
+	pre[plen] = '\0';
+	for (size_t i = 0; i < h->nstructs; i++)
+		if (!strcmp(h->structs[i].name, pre))
+			return h->structs[i].name;
+	const char *best = NULL;
+	for (size_t i = 0; i < h->nstructs && !best; i++) {
+		const char *s = h->structs[i].name, *p = pre;
+		bool ok = true;
+		while (*p && ok) {
+			size_t wl = strcspn(p, "_");
+			const char *f = s;
+			bool found = false;
+			while ((f = strstr(f, "")) && *f) {
+				if (!strncmp(f, p, wl) && (f[wl] == '_' || !f[wl]) && (f == h->structs[i].name || f[-1] == '_')) {
+					found = true;
+					s = f + wl;
+					break;
+				}
+				f++;
+			}
+			ok = found;
+			p += wl;
+			if (*p == '_')
+				p++;
+		}
+		if (ok)
+			best = h->structs[i].name;
+	}
+	return best;
+}
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0, cut = 0;
+	while (a[n] && a[n] == b[n]) {
+		if (a[n] == '_')
+			cut = n + 1;
+		n++;
+	}
+	return cut;
+}
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static void group_flags(struct header *h, bool *is_ver)
+{
+	size_t alloc = 0;
+	size_t i = 0;
+	while (i < h->nmacros) {
+		if (is_ver[i]) {
+			i++;
+			continue;
+		}
+		const char *first = h->macros[i].name;
+		size_t plen = 0;
+		const char *u = strrchr(first, '_');
+		if (u && u != first)
+			plen = (size_t)(u - first) + 1;
+		size_t j = i + 1;
+		while (j < h->nmacros && !is_ver[j]) {
+			size_t c = common_prefix(first, h->macros[j].name);
+			if (!c)
+				break;
+			if (c < plen)
+				plen = c;
+			j++;
+		}
+		if (!plen) {
+			i = j > i + 1 ? j : i + 1;
+			continue;
+		}
+		if (j == i + 1) {
+			/* one macro: a group only when it looks like a flag of its own prefix */
+			plen = u ? (size_t)(u - first) + 1 : 0;
+		}
+		struct hflagset *fs;
+		ALLOC_GROW(h->flagsets, h->nflagsets + 1, alloc);
+		fs = &h->flagsets[h->nflagsets++];
+		memset(fs, 0, sizeof(*fs));
+		fs->prefix = arena_strdup(&h->a, "");
+		char *p = arena_alloc(&h->a, plen + 1);
+		memcpy(p, first, plen);
+		fs->prefix = p;
+		char *nm = arena_alloc(&h->a, plen + 1);
+		size_t k = 0;
+		for (size_t q = 0; q < plen; q++)
+			nm[k++] = (char)tolower((unsigned char)p[q]);
+		while (k && nm[k - 1] == '_')
+			nm[--k] = '\0';
+		if (!k)
+			memcpy(nm, "flags", 6);
+		/* make the name unique */
+		bool dup = false;
+		for (size_t q = 0; q + 1 < h->nflagsets; q++)
+			dup |= !strcmp(h->flagsets[q].name, nm);
+		if (dup) {
+			struct sbuf d = SBUF_INIT;
+			sbuf_addf(&d, "%s_%zu", nm, h->nflagsets);
+			fs->name = astr(h, d.buf);
+			sbuf_release(&d);
+		} else {
+			fs->name = nm;
+		}
+		fs->flags = &h->macros[i];
+		fs->nflags = j - i;
+		size_t np2 = 0, neg = 0;
+		for (size_t q = i; q < j; q++) {
+			np2 += pow2(h->macros[q].value);
+			neg += h->macros[q].negative;
+		}
+		fs->bits = !neg && np2 * 2 >= fs->nflags && (fs->nflags > 1 || np2);
+		i = j;
+	}
+}
+
+static void add_diag(struct header *h, enum hdiag_sev sev, const char *rule, unsigned line, unsigned col,
+		     const char *msg)
+{
+	h->diags = xrealloc(h->diags, sizeof(*h->diags) * (h->ndiags + 1));
+	struct hdiag *d = &h->diags[h->ndiags++];
+	d->sev = sev, d->rule = rule, d->line = line, d->col = col;
+	d->msg = astr(h, msg);
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	remove(p);
+	return 0;
+}
+
+static const char *base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+	b = b ? b + 1 : s;
+	return *b ? b : "header.h";
+}
+
+int header_parse(struct header *h, const char *name, const char *text, size_t len)
+{
+	memset(h, 0, sizeof(*h));
+	h->name = arena_strdup(&h->a, name);
+	char *t = arena_alloc(&h->a, len + 1);
+	memcpy(t, text, len);
+	h->text = t, h->len = len;
+	if (memchr(text, '\0', len))
+		return err("'%s': not a C header (it holds NUL bytes)", name);
+	if (load_clang() < 0)
+		return -1;
+	{
+		char *vt;
+		size_t vl;
+		if (!read_file_max("/usr/include/linux/version.h", 65536, &vt, &vl)) {
+			const char *v = strstr(vt, "LINUX_VERSION_CODE");
+			if (v)
+				h->kernel_version = (unsigned)strtoul(v + 18, NULL, 10);
+			free(vt);
+		}
+	}
+	int ret = -1;
+	char tmpl[] = "/tmp/xsc-header-XXXXXX";
+	const char *dir = mkdtemp(tmpl);
+	if (!dir)
+		return err("cannot make a temporary directory: %s", strerror(errno));
+	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
+	struct walk w = { 0 };
+	CXIndex idx = NULL;
+	CXTranslationUnit tu = NULL;
+	sbuf_addf(&hpath, "%s/%s", dir, base_name(name));
+	sbuf_addf(&ppath, "%s/__xsc_probe__.c", dir);
+	sbuf_addf(&stubs, "%s/stubs", dir);
+	mkdir(stubs.buf, 0700);
+	if (write_file_atomic(hpath.buf, text, len) < 0) {
+		err("cannot write '%s': %s", hpath.buf, strerror(errno));
+		goto out;
+	}
+	if (!fetch_is_url(name)) {
+		const char *sl = strrchr(name, '/');
+		if (sl)
+			sbuf_add(&origdir, name, (size_t)(sl - name));
+		else
+			sbuf_adds(&origdir, ".");
+	}
+	scan_macro_names(text, len, &w.cand, &w.ncand);
+	sbuf_addf(&probe, "#include \"%s\"\n", hpath.buf);
+	for (size_t i = 0; i < w.ncand; i++)
+		sbuf_addf(&probe, "static const __typeof__((%s)) __xsc_m_%zu = (%s);\n", w.cand[i], i, w.cand[i]);
+	w.mac = xcalloc(w.ncand + 1, sizeof(*w.mac));
+	w.have = xcalloc(w.ncand + 1, sizeof(bool));
+	w.defined = xcalloc(w.ncand + 1, sizeof(bool));
+	w.h = h;
+	w.path = hpath.buf;
+	w.probe = ppath.buf;
+	idx = L.createIndex(0, 0);
+	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
+	sbuf_addf(&iq, "-I%s", origdir.len ? origdir.buf : dir);
+	sbuf_addf(&is, "-I%s", stubs.buf);
+	const char *args[] = { "-xc", "-std=gnu11", "-w", "-ferror-limit=0", "-fno-spell-checking",
+			       iq.buf, "-I/usr/include", is.buf };
+	for (int attempt = 0; attempt < 32; attempt++) {
+		struct CXUnsavedFile uf = { ppath.buf, probe.buf, (unsigned long)probe.len };
+		tu = L.parseTranslationUnit(idx, ppath.buf, args, (int)ARRAY_SIZE(args), &uf, 1,
+					    CXTranslationUnit_DetailedPreprocessingRecord |
+						    CXTranslationUnit_SkipFunctionBodies |
+						    CXTranslationUnit_KeepGoing);
+		if (!tu) {
+			err("'%s': libclang could not parse it", name);
+			goto out;
+		}
+		/* a missing include: report it, give it an empty stand-in, parse again */
+		bool again = false;
+		unsigned nd = L.getNumDiagnostics(tu);
+		for (unsigned i = 0; i < nd && !again; i++) {
+			CXDiagnostic dg = L.getDiagnostic(tu, i);
+			CXString sp = L.getDiagnosticSpelling(dg);
+			const char *m = L.getCString(sp);
+			const char *q = m ? strstr(m, "' file not found") : NULL;
+			if (q && m[0] == '\'') {
+				char *inc = xstrndup(m + 1, (size_t)(q - m - 1));
+				CXFile f;
+				unsigned line = 0, col = 0, off;
+				L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
+				CXString fn = L.getFileName(f);
+				bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath.buf);
+				L.disposeString(fn);
+				struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
+				sbuf_addf(&msg, "include <%s> not found; its declarations are missing", inc);
+				if (ours)
+					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", line, col, msg.buf);
+				else
+					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", 0, 0, msg.buf);
+				/* the stand-in, with its directories */
+				sbuf_addf(&sp2, "%s/%s", stubs.buf, inc);
+				if (!strstr(inc, "..")) {
+					for (char *s = sp2.buf + stubs.len + 1; *s; s++)
+						if (*s == '/') {
+							*s = '\0';
+							mkdir(sp2.buf, 0700);
+							*s = '/';
+						}
+					if (write_file_atomic(sp2.buf, "", 0) == 0)
+						again = true;
+				}
+				free(inc);
+				sbuf_release(&msg), sbuf_release(&sp2);
+			}
+			L.disposeString(sp);
+			L.disposeDiagnostic(dg);
+		}
+		if (!again)
+			break;
+		L.disposeTranslationUnit(tu);
+		tu = NULL;
+	}
+	sbuf_release(&iq), sbuf_release(&is);
+	if (!tu) {
+		err("'%s': too many missing includes", name);
+		goto out;
+	}
+	/* the compiler's errors inside the header */
+	unsigned nd = L.getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic dg = L.getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sv = L.getDiagnosticSeverity(dg);
+		if (sv >= CXDiagnostic_Error) {
+			CXFile f;
+			unsigned line = 0, col = 0, off;
+			L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
+			CXString fn = L.getFileName(f);
+			bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath.buf);
+			L.disposeString(fn);
+			CXString sp = L.getDiagnosticSpelling(dg);
+			const char *m = L.getCString(sp);
+			if (ours && m && !strstr(m, "file not found"))
+				add_diag(h, HD_ERROR, "PARSE_ERROR", line, col, m);
+			L.disposeString(sp);
+		}
+		L.disposeDiagnostic(dg);
+	}
+	L.visitChildren(L.getTranslationUnitCursor(tu), top_visit, &w);
+	/* macros: those with an integer value, in source order */
+	{
+		size_t alloc = 0;
+		for (size_t i = 0; i < w.ncand; i++) {
+			if (!w.have[i] || !w.defined[i])
+				continue;
+			bool dup = false;
+			for (size_t k = 0; k < h->nmacros; k++)
+				dup |= !strcmp(h->macros[k].name, w.cand[i]);
+			if (dup)
+				continue;
+			struct hmacro *m = PUSH(h->macros, h->nmacros, alloc);
+			*m = w.mac[i];
+			m->name = astr(h, w.cand[i]);
+			struct sbuf d = SBUF_INIT;
+			const char *ls;
+			size_t ll;
+			if (header_line(h, m->line, &ls, &ll)) {
+				/* the comment after the value on the #define line */
+				const char *c = NULL;
+				for (size_t q = 0; q + 1 < ll; q++)
+					if (ls[q] == '/' && (ls[q + 1] == '*' || ls[q + 1] == '/')) {
+						c = ls + q;
+						break;
+					}
+				if (c)
+					trailing_comment(h, (size_t)(c - h->text), &d);
+			}
+			m->doc = d.len ? astr(h, d.buf) : NULL;
+			sbuf_release(&d);
+		}
+		/* source order */
+		for (size_t i = 1; i < h->nmacros; i++)
+			for (size_t k = i; k > 0 && (h->macros[k - 1].line > h->macros[k].line); k--) {
+				struct hmacro x = h->macros[k];
+				h->macros[k] = h->macros[k - 1];
+				h->macros[k - 1] = x;
+			}
+	}
+	/* size versions */
+	{
+		bool *is_ver = xcalloc(h->nmacros + 1, sizeof(bool));
+		size_t alloc = 0;
+		for (size_t i = 0; i < h->nmacros; i++) {
+			unsigned n;
+			size_t plen;
+			if (!ver_macro(h->macros[i].name, &n, &plen))
+				continue;
+			is_ver[i] = true;
+			struct hversion *v = PUSH(h->versions, h->nversions, alloc);
+			v->name = h->macros[i].name;
+			v->n = n;
+			v->size = h->macros[i].value;
+			v->line = h->macros[i].line, v->col = h->macros[i].col;
+			v->st = ver_struct(h, v->name, plen);
+		}
+		for (size_t s = 0; s < h->nstructs; s++) {
+			struct hstruct *st = &h->structs[s];
+			size_t k = 0;
+			for (size_t i = 0; i < h->nversions; i++)
+				k += h->versions[i].st && !strcmp(h->versions[i].st, st->name);
+			st->versions = arena_alloc(&h->a, sizeof(*st->versions) * (k + 1));
+			for (size_t i = 0; i < h->nversions; i++)
+				if (h->versions[i].st && !strcmp(h->versions[i].st, st->name))
+					st->versions[st->nversions++] = h->versions[i];
+			for (size_t i = 1; i < st->nversions; i++)
+				for (size_t q = i; q > 0 && st->versions[q - 1].n > st->versions[q].n; q--) {
+					struct hversion x = st->versions[q];
+					st->versions[q] = st->versions[q - 1];
+					st->versions[q - 1] = x;
+				}
+		}
+		group_flags(h, is_ver);
+		free(is_ver);
+	}
+	ret = 0;
+out:
+	if (tu)
+		L.disposeTranslationUnit(tu);
+	if (idx)
+		L.disposeIndex(idx);
+	for (size_t i = 0; i < w.ncand; i++)
+		free(w.cand[i]);
+	free(w.cand), free(w.mac), free(w.have), free(w.defined), free(w.fields);
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
+	sbuf_release(&origdir);
+	return ret;
+}
+
+void header_from_catalog(struct header *h, const struct catalog *c, const char *name)
+{
+	memset(h, 0, sizeof(*h));
+	h->name = arena_strdup(&h->a, name);
+	h->text = arena_strdup(&h->a, "");
+	h->structs = xcalloc(c->nstructs + 1, sizeof(*h->structs));
+	for (size_t i = 0; i < c->nstructs; i++) {
+		const struct cstruct *cs = &c->structs[i];
+		struct hstruct *st = &h->structs[h->nstructs++];
+		st->name = cs->name;
+		st->doc = cs->doc;
+		st->size = cs->size;
+		st->align = cs->align;
+		st->packed = cs->packed;
+		st->fields = arena_alloc(&h->a, sizeof(*st->fields) * (cs->nfields + 1));
+		for (size_t k = 0; k < cs->nfields; k++) {
+			const struct field *f = &cs->fields[k];
+			struct hfield *hf = &st->fields[st->nfields++];
+			hf->name = f->name;
+			hf->type = f->type_text;
+			hf->ctype = f->type_text;
+			hf->doc = f->doc;
+			hf->offset = f->offset;
+			hf->size = f->size;
+			hf->align = f->elem_size;
+			hf->aliases = f->aliases;
+			hf->naliases = f->naliases;
+			hf->reserved = f->reserved;
+			hf->is_signed = ftype_signed(f->type);
+			hf->fixed_width = true;
+			hf->is_pointer = f->type == FT_PTR;
+		}
+		st->versions = arena_alloc(&h->a, sizeof(*st->versions) * (cs->nversions + 1));
+		for (size_t k = 0; k < cs->nversions; k++) {
+			struct hversion *v = &st->versions[st->nversions++];
+			v->name = cs->versions[k].name ? cs->versions[k].name : "";
+			v->n = (unsigned)k;
+			v->size = cs->versions[k].size;
+			v->st = cs->name;
+			unsigned n;
+			size_t plen;
+			if (cs->versions[k].name && ver_macro(cs->versions[k].name, &n, &plen))
+				v->n = n;
+		}
+	}
+	size_t nm = 0;
+	for (size_t i = 0; i < c->nflagsets; i++)
+		nm += c->flagsets[i].nflags;
+	h->macros = xcalloc(nm + 1, sizeof(*h->macros));
+	h->flagsets = xcalloc(c->nflagsets + 1, sizeof(*h->flagsets));
+	for (size_t i = 0; i < c->nflagsets; i++) {
+		const struct flagset *cf = &c->flagsets[i];
+		struct hflagset *fs = &h->flagsets[h->nflagsets++];
+		fs->name = cf->name;
+		fs->prefix = cf->prefix ? cf->prefix : "";
+		fs->bits = cf->kind == FS_BITS;
+		fs->flags = &h->macros[h->nmacros];
+		for (size_t k = 0; k < cf->nflags; k++) {
+			struct hmacro *m = &h->macros[h->nmacros++];
+			m->name = cf->flags[k].name;
+			m->value = cf->flags[k].value;
+			m->doc = cf->flags[k].doc;
+			m->negative = cf->kind == FS_ENUM && (int64_t)cf->flags[k].value < 0;
+			fs->nflags++;
+		}
+	}
+}
+
+void header_release(struct header *h)
+{
+	if (!h)
+		return;
+	free(h->structs), free(h->versions), free(h->macros), free(h->flagsets), free(h->diags);
+	arena_release(&h->a);
+	memset(h, 0, sizeof(*h));
+}
+
+static void jkey(struct sbuf *o, const char *k, const char *v)
+{
+	sbuf_addf(o, "\"%s\": ", k);
+	json_quote_into(o, v);
+}
+
+void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *o)
+{
+	sbuf_adds(o, "{\n  \"structs\": [");
+	bool firsts = true;
+	for (size_t i = 0; i < h->nstructs; i++) {
+		const struct hstruct *st = &h->structs[i];
+		if (st->is_union)
+			continue;
+		sbuf_adds(o, firsts ? "\n    {\n" : ",\n    {\n");
+		firsts = false;
+		struct sbuf doc = SBUF_INIT;
+		if (st->doc && *st->doc)
+			sbuf_adds(&doc, st->doc);
+		else
+			sbuf_addf(&doc, "struct %s from %s", st->name, hdrname);
+		sbuf_adds(o, "      "), jkey(o, "name", st->name);
+		sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
+		sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
+		sbuf_release(&doc);
+		if (st->packed)
+			sbuf_adds(o, ",\n      \"packed\": true");
+		unsigned end = 0;
+		for (size_t k = 0; k < st->nfields; k++)
+			if (st->fields[k].offset + st->fields[k].size > end)
+				end = st->fields[k].offset + st->fields[k].size;
+		if (st->explicit_align && end < st->size)
+			sbuf_addf(o, ",\n      \"align\": %u", st->align);
+		sbuf_adds(o, ",\n      \"fields\": [");
+		unsigned at = 0;
+		bool firstf = true;
+		for (size_t k = 0; k <= st->nfields; k++) {
+			const struct hfield *f = k < st->nfields ? &st->fields[k] : NULL;
+			unsigned next = f ? f->offset : (st->explicit_align ? end : st->size);
+			if (f && (f->offset < at || !f->size))
+				continue; /* overlaps, or a flexible array member: the catalogue has neither */
+			if (next > at) { /* an implicit hole: written as a reserved field */
+				sbuf_adds(o, firstf ? "\n" : ",\n");
+				firstf = false;
+				sbuf_addf(o, "        { \"name\": \"__hole_%u\", \"type\": \"u8[%u]\", \"offset\": %u, \"since\": \"%s\", "
+					     "\"zero\": \"implicit padding; must be zero\", \"reserved\": true }",
+					  at, next - at, at, since);
+			}
+			if (!f)
+				break;
+			sbuf_adds(o, firstf ? "\n" : ",\n");
+			firstf = false;
+			sbuf_adds(o, "        { "), jkey(o, "name", f->name);
+			sbuf_adds(o, ", "), jkey(o, "type", f->type);
+			sbuf_addf(o, ", \"offset\": %u, ", f->offset);
+			jkey(o, "since", since);
+			sbuf_adds(o, ", ");
+			jkey(o, "zero", f->doc ? f->doc : "not documented in the header");
+			if (f->doc)
+				sbuf_adds(o, ", "), jkey(o, "doc", f->doc);
+			if (f->naliases) {
+				sbuf_adds(o, ", \"aliases\": [");
+				for (size_t q = 0; q < f->naliases; q++) {
+					if (q)
+						sbuf_adds(o, ", ");
+					json_quote_into(o, f->aliases[q]);
+				}
+				sbuf_adds(o, "]");
+			}
+			if (f->reserved)
+				sbuf_adds(o, ", \"reserved\": true");
+			if (f->is_pointer)
+				sbuf_adds(o, ", \"format\": \"ptr\"");
+			sbuf_adds(o, " }");
+			at = f->offset + f->size;
+		}
+		sbuf_adds(o, "\n      ],\n      \"versions\": [");
+		for (size_t k = 0; k < st->nversions; k++) {
+			sbuf_adds(o, k ? ",\n        { " : "\n        { ");
+			jkey(o, "name", st->versions[k].name);
+			sbuf_addf(o, ", \"size\": %llu, ", (unsigned long long)st->versions[k].size);
+			jkey(o, "since", since);
+			sbuf_adds(o, " }");
+		}
+		sbuf_adds(o, st->nversions ? "\n      ]\n    }" : "]\n    }");
+	}
+	sbuf_adds(o, firsts ? "],\n  \"flagsets\": [" : "\n  ],\n  \"flagsets\": [");
+	for (size_t i = 0; i < h->nflagsets; i++) {
+		const struct hflagset *fs = &h->flagsets[i];
+		sbuf_adds(o, i ? ",\n    {\n" : "\n    {\n");
+		struct sbuf doc = SBUF_INIT;
+		sbuf_addf(&doc, "%s* macros from %s", fs->prefix, hdrname);
+		sbuf_adds(o, "      "), jkey(o, "name", fs->name);
+		sbuf_addf(o, ",\n      \"kind\": \"%s\"", fs->bits ? "bits" : "enum");
+		sbuf_adds(o, ",\n      "), jkey(o, "prefix", fs->prefix);
+		sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
+		sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
+		sbuf_release(&doc);
+		sbuf_adds(o, ",\n      \"flags\": [");
+		for (size_t k = 0; k < fs->nflags; k++) {
+			const struct hmacro *m = &fs->flags[k];
+			sbuf_adds(o, k ? ",\n        { " : "\n        { ");
+			jkey(o, "name", m->name);
+			if (m->negative)
+				sbuf_addf(o, ", \"value\": \"%lld\"", (long long)m->value);
+			else
+				sbuf_addf(o, ", \"value\": \"0x%llx\"", (unsigned long long)m->value);
+			sbuf_adds(o, ", "), jkey(o, "since", since);
+			if (m->doc)
+				sbuf_adds(o, ", "), jkey(o, "doc", m->doc);
+			if (fs->bits && !pow2(m->value))
+				sbuf_adds(o, ", \"mask\": true");
+			sbuf_adds(o, " }");
+		}
+		sbuf_adds(o, "\n      ]\n    }");
+	}
+	sbuf_adds(o, h->nflagsets ? "\n  ]\n}\n" : "]\n}\n");
+}

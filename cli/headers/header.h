@@ -1,0 +1,104 @@
+/* header: a uapi header parsed by libclang into layouts, size versions and flag macros.
+ * libclang is loaded with dlopen on the first parse (libclang-14.so.1, libclang.so.1), so
+ * runs that parse nothing pay nothing. Offsets, sizes and alignment come from the compiler
+ * (clang_Type_getOffsetOf, clang_Type_getSizeOf, clang_Type_getAlignOf); macro values
+ * from clang_Cursor_Evaluate on a generated translation unit that includes the header.
+ * Includes resolve against the system headers (/usr/include); one that cannot be found
+ * becomes a diagnostic and an empty stand-in, never a failure.
+ * The same model holds a catalogue struct (header_from_catalog), so diff compares either. */
+#ifndef XSC_HEADER_H
+#define XSC_HEADER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+
+struct catalog;
+
+struct hfield {
+	const char *name;
+	const char *type;   /* catalogue type: u64, s32, aligned_u64, ptr, char[16], u8[24] */
+	const char *ctype;  /* as written in C: __u64, int, unsigned long, struct foo */
+	const char *doc;    /* comments on or above the field plus its kernel-doc @name entry */
+	const char **aliases; /* other members of an anonymous union at the same place */
+	size_t naliases;
+	unsigned offset, size, align, line, col;
+	bool is_signed, fixed_width, is_long, is_pointer, is_record, is_union;
+	bool union_of_structs; /* a union whose members include two or more structs */
+	bool bitfield, reserved;
+};
+
+struct hversion {
+	const char *name; /* FOO_SIZE_VER1 */
+	unsigned n;       /* the 1 */
+	uint64_t size;
+	unsigned line, col;
+	const char *st;   /* the struct it belongs to, or NULL when none matches */
+};
+
+struct hstruct {
+	const char *name, *doc;
+	bool is_union, packed, explicit_align;
+	unsigned size, align, line, col;
+	struct hfield *fields;
+	size_t nfields;
+	struct hversion *versions; /* in n order */
+	size_t nversions;
+};
+
+struct hmacro {
+	const char *name, *doc;
+	uint64_t value;
+	bool negative;
+	unsigned line, col;
+};
+
+struct hflagset {
+	const char *name, *prefix;
+	bool bits; /* else enum */
+	struct hmacro *flags;
+	size_t nflags;
+};
+
+enum hdiag_sev { HD_NOTE, HD_WARNING, HD_ERROR };
+struct hdiag {
+	enum hdiag_sev sev;
+	const char *rule, *msg;
+	unsigned line, col;
+};
+
+struct header {
+	struct arena a;
+	const char *name;          /* for messages: the path or URL */
+	const char *text;          /* the header's text (NUL-terminated, in the arena) */
+	size_t len;
+	struct hstruct *structs;
+	size_t nstructs;
+	struct hversion *versions; /* every *_SIZE_VERn macro, in source order */
+	size_t nversions;
+	struct hmacro *macros;     /* every object-like macro with an integer value */
+	size_t nmacros;
+	struct hflagset *flagsets; /* macros grouped by common prefix (no VER macros) */
+	size_t nflagsets;
+	struct hdiag *diags;       /* include not found, compiler errors */
+	size_t ndiags;
+	unsigned kernel_version;   /* LINUX_VERSION_CODE of the system headers, 0 if unknown */
+};
+
+/* Parses text as the header named name (a path or URL; a path's directory is searched for
+ * quoted includes). Returns 0, or -1 after err() when libclang cannot be loaded or the
+ * text is not a header at all (binary, empty of declarations is fine). */
+int header_parse(struct header *h, const char *name, const char *text, size_t len);
+/* The same model from a loaded catalogue (for diff). */
+void header_from_catalog(struct header *h, const struct catalog *c, const char *name);
+void header_release(struct header *h);
+/* The header as catalogue JSON (docs/guide/catalogue-format.md): its structs (unions are
+ * left out: the catalogue has none), size versions and flag groups, every entry dated
+ * since (a "A.B" kernel version). Implicit holes become reserved u8[N] fields, so the
+ * output loads; hdrname is the "header" value (linux/openat2.h). */
+struct sbuf;
+void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *out);
+/* 1-based line of text, without its newline, into *start and *len; false past the end. */
+bool header_line(const struct header *h, unsigned line, const char **start, size_t *len);
+const struct hstruct *header_find_struct(const struct header *h, const char *name);
+#endif
