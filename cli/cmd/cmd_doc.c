@@ -1,0 +1,111 @@
+/* doc: a documentation page rendered in the terminal. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "cmd/commands.h"
+#include "cmd/docbundle.h"
+#include "docs/termdoc.h"
+#include "base/banned.h"
+
+/* The site's address for hyperlinks: XSC_SITE_URL, else the built site in the source tree. */
+static char *site_base(const char *root)
+{
+	const char *env = getenv("XSC_SITE_URL");
+	struct sbuf u = SBUF_INIT;
+	if (env && *env) {
+		sbuf_adds(&u, env);
+		if (u.buf[u.len - 1] != '/')
+			sbuf_addch(&u, '/');
+		return sbuf_detach(&u);
+	}
+	struct sbuf p = SBUF_INIT;
+	sbuf_addf(&p, "%s/build/site/index.html", root);
+	char *real = realpath(p.buf, NULL);
+	sbuf_release(&p);
+	if (!real)
+		return NULL;
+	*strrchr(real, '/') = 0;
+	sbuf_addf(&u, "file://%s/", real);
+	free(real);
+	return sbuf_detach(&u);
+}
+
+int cmd_doc(struct session *s, int argc, char **argv)
+{
+	if (argc < 2 || argc > 3)
+		return command_usage(command_find("doc"));
+	struct sbuf topic = SBUF_INIT;
+	sbuf_adds(&topic, argv[1]);
+	if (argc == 3)
+		sbuf_addf(&topic, " %s", argv[2]);
+	struct docbundle b;
+	if (docbundle_init(&b, s, NULL)) {
+		sbuf_release(&topic);
+		return -1;
+	}
+	const char *text = NULL;
+	size_t len = 0;
+	struct sbuf site_path = SBUF_INIT;
+	const struct doc_page *pg = doc_set_find(&b.ref, topic.buf);
+	if (!pg && !strcmp(topic.buf, "reference"))
+		pg = doc_set_find(&b.ref, "index");
+	if (pg) {
+		text = pg->text.buf, len = pg->text.len;
+		sbuf_addf(&site_path, "reference/%s", pg->path);
+	}
+	for (size_t i = 0; !text && i < b.nfiles; i++) {
+		const char *base = strchr(b.files[i].path, '/') + 1;
+		size_t bl = strlen(base) - 3;
+		if (!strcmp(topic.buf, b.files[i].path) || (strlen(topic.buf) == bl && !strncmp(topic.buf, base, bl))) {
+			text = b.files[i].text, len = b.files[i].len;
+			sbuf_adds(&site_path, b.files[i].path);
+		}
+	}
+	int r = 0;
+	if (!text) {
+		struct suggest sg = SUGGEST_INIT(topic.buf);
+		char **bases = xcalloc(b.nfiles + 1, sizeof(*bases)); /* the suggestion points into them */
+		for (size_t i = 0; i < b.nfiles; i++) {
+			bases[i] = xstrdup(strchr(b.files[i].path, '/') + 1);
+			bases[i][strlen(bases[i]) - 3] = 0;
+			suggest_add(&sg, bases[i]);
+		}
+		for (size_t i = 0; i < b.ref.n; i++)
+			suggest_add(&sg, b.ref.pages[i].title);
+		const char *best = suggest_best(&sg, 3);
+		struct sbuf list = SBUF_INIT;
+		for (size_t i = 0; i < b.nguide; i++) {
+			const char *base = strchr(b.files[i].path, '/') + 1;
+			sbuf_addf(&list, "%s%.*s", i ? ", " : "", (int)(strlen(base) - 3), base);
+		}
+		if (best)
+			r = err("no page '%s' (did you mean '%s'?)", topic.buf, best);
+		else
+			r = err("no page '%s'; topics: a syscall or struct name, 'reference', 'commands'%s%s", topic.buf,
+				list.len ? ", " : "", list.buf);
+		sbuf_release(&list);
+		for (size_t i = 0; i < b.nfiles; i++)
+			free(bases[i]);
+		free(bases);
+	} else {
+		unsigned width = 80;
+		struct winsize ws;
+		if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+			width = ws.ws_col > 120 ? 120 : ws.ws_col;
+		char *base = s->out.color ? site_base(b.root) : NULL;
+		struct termdoc_opts o = { .color = s->out.color, .hyperlinks = s->out.color, .width = width,
+					  .base_url = base, .page_path = site_path.buf };
+		struct sbuf out = SBUF_INIT;
+		r = termdoc_render(text, len, &o, &out);
+		if (!r)
+			out_puts(&s->out, out.buf);
+		sbuf_release(&out);
+		free(base);
+	}
+	sbuf_release(&site_path);
+	sbuf_release(&topic);
+	docbundle_release(&b);
+	return r;
+}

@@ -1,0 +1,303 @@
+/* docs: the Markdown reference generated from the catalogue (docs/reference/ by default),
+ * the man page and the bash completion. Also what site and doc share (docbundle.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd/commands.h"
+#include "cmd/docbundle.h"
+#include "docs/site.h"
+#include "model/dataload.h"
+#include "base/banned.h"
+
+#define DOC_FILE_MAX (1u << 20)
+
+static const char *comp_word(enum completer c)
+{
+	switch (c) {
+	case COMP_COMMAND: return "command";
+	case COMP_ENTITY: return "entity";
+	case COMP_FILE: return "file";
+	default: return "";
+	}
+}
+
+/* Output of another command (the matrix) captured as text. */
+static int capture(struct session *s, const struct command *c, const char *a1, const char *a2, struct sbuf *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	if (!fp)
+		return err("cannot capture '%s': %m", c->name);
+	struct out saved = s->out;
+	const bool *quoted = s->quoted;
+	s->quoted = NULL;
+	out_init(&s->out, fp, false, false);
+	char *argv[] = { xstrdup(c->name), xstrdup(a1), xstrdup(a2), NULL };
+	int r = c->fn(s, 3, argv);
+	out_done(&s->out);
+	fclose(fp);
+	s->out = saved;
+	s->quoted = quoted;
+	for (int i = 0; i < 3; i++)
+		free(argv[i]);
+	if (!r)
+		sbuf_add(out, buf, len);
+	free(buf);
+	return r;
+}
+
+static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struct sbuf *svg)
+{
+	struct session *s = ctx;
+	const struct command *c = command_find("matrix");
+	if (!c || !sc->st || !sc->st->nversions)
+		return -1;
+	if (md && capture(s, c, sc->name, "--format=md", md))
+		return -1;
+	if (svg)
+		capture(s, c, sc->name, "--format=svg", svg);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.md of root/docs/sub, in byte order. */
+static void read_pages(struct docbundle *b, const char *sub, size_t *alloc)
+{
+	struct sbuf dir = SBUF_INIT;
+	sbuf_addf(&dir, "%s/docs/%s", b->root, sub);
+	DIR *d = opendir(dir.buf);
+	char **names = NULL;
+	size_t n = 0, nalloc = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > 3 && !strcmp(e->d_name + l - 3, ".md") && e->d_name[0] != '.') {
+			ALLOC_GROW(names, n + 1, nalloc);
+			names[n++] = xstrdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf p = SBUF_INIT, rel = SBUF_INIT;
+		sbuf_addf(&p, "%s/%s", dir.buf, names[i]);
+		sbuf_addf(&rel, "%s/%s", sub, names[i]);
+		char *text;
+		size_t len;
+		if (read_file_max(p.buf, DOC_FILE_MAX, &text, &len)) {
+			warning("cannot read '%s': %m", p.buf);
+		} else {
+			ALLOC_GROW(b->files, b->nfiles + 1, *alloc);
+			struct doc_file *f = &b->files[b->nfiles++];
+			f->path = sbuf_detach(&rel);
+			f->text = text;
+			f->len = len;
+			/* the title: the first "# " line, else the file name */
+			const char *t = text;
+			while (t && strncmp(t, "# ", 2)) {
+				t = strchr(t, '\n');
+				t = t ? t + 1 : NULL;
+			}
+			f->title = t ? xstrndup(t + 2, strcspn(t + 2, "\n")) : xstrndup(names[i], strlen(names[i]) - 3);
+		}
+		sbuf_release(&p);
+		sbuf_release(&rel);
+		free(names[i]);
+	}
+	free(names);
+	sbuf_release(&dir);
+}
+
+int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe)
+{
+	memset(b, 0, sizeof(*b));
+	const struct catalog *cat = session_catalog(s);
+	if (!cat)
+		return -1;
+	const char *dir = s->data_dir ? s->data_dir : catalog_default_dir();
+	struct sbuf root = SBUF_INIT;
+	sbuf_addf(&root, "%s/..", dir);
+	b->root = sbuf_detach(&root);
+
+	size_t n = 0;
+	for (const struct command *c = commands; c->name; c++)
+		n++;
+	b->cmds = xcalloc(n, sizeof(*b->cmds));
+	for (size_t i = 0; i < n; i++) {
+		const struct command *c = &commands[i];
+		b->cmds[i] = (struct doc_command){ c->name, c->synopsis, c->summary, c->help,
+						   { comp_word(c->comp[0]), comp_word(c->comp[1]), comp_word(c->comp[2]) } };
+	}
+	size_t alloc = 0;
+	read_pages(b, "guide", &alloc);
+	b->nguide = b->nfiles;
+	read_pages(b, "lessons", &alloc);
+	b->guide = xcalloc(b->nfiles + 1, sizeof(*b->guide));
+	for (size_t i = 0; i < b->nfiles; i++)
+		b->guide[i] = (struct doc_link){ b->files[i].path, b->files[i].title };
+	b->lessons = b->guide + b->nguide;
+
+	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
+				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
+				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = s, .probe = probe };
+	docgen_reference(&b->in, &b->ref);
+	return 0;
+}
+
+void docbundle_release(struct docbundle *b)
+{
+	doc_set_release(&b->ref);
+	for (size_t i = 0; i < b->nfiles; i++) {
+		free(b->files[i].path);
+		free(b->files[i].title);
+		free(b->files[i].text);
+	}
+	free(b->files);
+	free(b->guide);
+	free(b->cmds);
+	free(b->root);
+	memset(b, 0, sizeof(*b));
+}
+
+static int mkdir_p(const char *path)
+{
+	struct sbuf p = SBUF_INIT;
+	sbuf_adds(&p, path);
+	int r = 0;
+	for (char *q = p.buf + 1; !r && *q; q++)
+		if (*q == '/') {
+			*q = 0;
+			if (mkdir(p.buf, 0755) && errno != EEXIST)
+				r = err("cannot create directory '%s': %m", p.buf);
+			*q = '/';
+		}
+	if (!r && mkdir(p.buf, 0755) && errno != EEXIST)
+		r = err("cannot create directory '%s': %m", p.buf);
+	sbuf_release(&p);
+	return r;
+}
+
+/* Files in out/sub that this run did not write: pages of entries no longer in the catalogue. */
+static void remove_stale(const char *out, const char *sub, const struct doc_set *set)
+{
+	struct sbuf dir = SBUF_INIT;
+	sbuf_addf(&dir, "%s/%s", out, sub);
+	DIR *d = opendir(dir.buf);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t l = strlen(e->d_name);
+		if (!(l > 3 && !strcmp(e->d_name + l - 3, ".md")) && !(l > 4 && !strcmp(e->d_name + l - 4, ".svg")))
+			continue;
+		struct sbuf rel = SBUF_INIT;
+		sbuf_addf(&rel, "%s/%s", sub, e->d_name);
+		bool keep = false;
+		for (size_t i = 0; i < set->n && !keep; i++)
+			keep = !strcmp(set->pages[i].path, rel.buf);
+		if (!keep) {
+			struct sbuf p = SBUF_INIT;
+			sbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
+			unlink(p.buf);
+			sbuf_release(&p);
+		}
+		sbuf_release(&rel);
+	}
+	if (d)
+		closedir(d);
+	sbuf_release(&dir);
+}
+
+static int write_text(const char *path, const struct sbuf *sb)
+{
+	if (write_file_atomic(path, sb->buf, sb->len))
+		return err("cannot write '%s': %m", path);
+	return 0;
+}
+
+int cmd_docs(struct session *s, int argc, char **argv)
+{
+	const char *out = NULL, *man = NULL, *comp = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--man") && i + 1 < argc)
+			man = argv[++i];
+		else if (!strcmp(argv[i], "--completion") && i + 1 < argc)
+			comp = argv[++i];
+		else
+			return command_usage(command_find("docs"));
+	}
+	struct docbundle b;
+	if (docbundle_init(&b, s, NULL))
+		return -1;
+	int r = 0;
+	struct sbuf def = SBUF_INIT;
+	if (!out && !man && !comp) {
+		sbuf_addf(&def, "%s/docs/reference", b.root);
+		out = def.buf;
+	}
+	if (out) {
+		r = mkdir_p(out);
+		size_t files = 0, bytes = 0;
+		for (size_t i = 0; !r && i < b.ref.n; i++) {
+			const struct doc_page *pg = &b.ref.pages[i];
+			struct sbuf p = SBUF_INIT;
+			sbuf_addf(&p, "%s/%s", out, pg->path);
+			char *slash = strrchr(p.buf, '/');
+			*slash = 0;
+			r = mkdir_p(p.buf);
+			*slash = '/';
+			if (!r)
+				r = write_text(p.buf, &pg->text);
+			files++;
+			bytes += pg->text.len;
+			sbuf_release(&p);
+		}
+		if (!r) {
+			remove_stale(out, "syscalls", &b.ref);
+			remove_stale(out, "structs", &b.ref);
+			remove_stale(out, "matrix", &b.ref);
+			out_text(&s->out, "docs: %zu files, %zu bytes in %s%s\n", files, bytes, out,
+				 b.in.matrix ? "" : " (no compatibility matrices: this build has no 'matrix' command)");
+		}
+	}
+	if (!r && man) {
+		struct sbuf md = SBUF_INIT, roff = SBUF_INIT;
+		docgen_man(&b.in, &md);
+		const char *epoch = getenv("SOURCE_DATE_EPOCH");
+		char date[32] = "";
+		if (epoch && *epoch) {
+			time_t t = (time_t)strtoll(epoch, NULL, 10);
+			struct tm tm;
+			if (gmtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+		}
+		r = site_render_man(md.buf, md.len, "XSC", date, &roff);
+		if (!r)
+			r = write_text(man, &roff);
+		sbuf_release(&md);
+		sbuf_release(&roff);
+	}
+	if (!r && comp) {
+		struct sbuf sh = SBUF_INIT;
+		docgen_bash_completion(&b.in, &sh);
+		r = write_text(comp, &sh);
+		sbuf_release(&sh);
+	}
+	sbuf_release(&def);
+	docbundle_release(&b);
+	return r;
+}

@@ -1,0 +1,28 @@
+/* docbundle: what docs, site and doc share (cmd_docs.c): the generated reference, the
+ * hand-written pages of docs/guide and docs/lessons, and where the source tree is. */
+#ifndef XSC_DOCBUNDLE_H
+#define XSC_DOCBUNDLE_H
+#include "docs/docgen.h"
+#include "session.h"
+
+struct doc_file {
+	char *path;  /* relative to docs/: "guide/conventions.md" */
+	char *title;
+	char *text;
+	size_t len;
+};
+
+struct docbundle {
+	char *root;                 /* the source tree: the catalogue directory's parent */
+	struct doc_command *cmds;
+	struct doc_file *files;     /* guide pages first, then lessons */
+	size_t nfiles, nguide;
+	struct doc_link *guide, *lessons;
+	struct docgen_input in;
+	struct doc_set ref;         /* docs/reference, generated */
+};
+
+/* Loads everything; with probe non-NULL the pages carry this kernel's results. 0 or -1. */
+int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe);
+void docbundle_release(struct docbundle *b);
+#endif

@@ -1,0 +1,1037 @@
+#include "docs/docgen.h"
+#include <stdlib.h>
+#include <string.h>
+#include "kernel/probe.h"
+#include "model/kver.h"
+#include "base/banned.h"
+
+/* ---- escaping ---- */
+
+/* Length of a valid UTF-8 sequence at p, 0 when invalid. */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned char c = *p;
+	int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+static bool is_alnum(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+void md_text(struct sbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *start = p;
+	while (*p) {
+		unsigned char c = *p;
+		if (c == '\n' || c == '\r' || c == '\t') {
+			sbuf_addch(sb, ' ');
+		} else if (c < 0x20 || c == 0x7f) {
+			sbuf_addf(sb, "\\\\x%02x", c); /* visible, and not a control character */
+		} else if (c >= 0x80) {
+			int n = utf8_len(p);
+			if (n) {
+				sbuf_add(sb, p, (size_t)n);
+				p += n;
+				continue;
+			}
+			sbuf_adds(sb, "\xef\xbf\xbd");
+		} else if (strchr("\\`*[]<>&|~!", c) ||
+			   (c == '_' && (p == start || !is_alnum(p[-1]) || !is_alnum(p[1]))) ||
+			   (p == start && strchr("#+-=>", c))) {
+			sbuf_addch(sb, '\\');
+			sbuf_addch(sb, c);
+		} else if ((c == '.' || c == ')') && p > start) {
+			/* "1." or "1)" at the start would begin a list */
+			const unsigned char *q = start;
+			while (q < p && *q >= '0' && *q <= '9')
+				q++;
+			if (q == p)
+				sbuf_addch(sb, '\\');
+			sbuf_addch(sb, c);
+		} else {
+			sbuf_addch(sb, c);
+		}
+		p++;
+	}
+}
+
+void md_code(struct sbuf *sb, const char *s, bool in_table)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	struct sbuf body = SBUF_INIT;
+	size_t run = 0, maxrun = 0;
+	for (; *p; p++) {
+		unsigned char c = *p;
+		if (c == '`') {
+			if (++run > maxrun)
+				maxrun = run;
+		} else {
+			run = 0;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			sbuf_adds(&body, c == '\n' || c == '\t' || c == '\r' ? " " : "\xef\xbf\xbd");
+		} else if (c >= 0x80) {
+			int n = utf8_len(p);
+			if (n) {
+				sbuf_add(&body, p, (size_t)n);
+				p += n - 1;
+			} else {
+				sbuf_adds(&body, "\xef\xbf\xbd");
+			}
+		} else if (c == '|' && in_table) {
+			sbuf_adds(&body, "\\|");
+		} else {
+			sbuf_addch(&body, c);
+		}
+	}
+	size_t ticks = maxrun + 1;
+	bool pad = body.len && (body.buf[0] == '`' || body.buf[body.len - 1] == '`' || body.buf[0] == ' ');
+	for (size_t i = 0; i < ticks; i++)
+		sbuf_addch(sb, '`');
+	if (pad)
+		sbuf_addch(sb, ' ');
+	sbuf_add(sb, body.buf, body.len);
+	if (pad)
+		sbuf_addch(sb, ' ');
+	for (size_t i = 0; i < ticks; i++)
+		sbuf_addch(sb, '`');
+	sbuf_release(&body);
+}
+
+void md_anchor_id(struct sbuf *sb, const char *prefix, const char *name)
+{
+	sbuf_adds(sb, prefix);
+	for (const char *p = name; *p; p++)
+		sbuf_addch(sb, is_alnum((unsigned char)*p) || *p == '_' ? *p : '-');
+}
+
+/* A file name for a page: letters, digits, '_', '-', '.' only. */
+static void file_name(struct sbuf *sb, const char *name)
+{
+	for (const char *p = name; *p; p++)
+		sbuf_addch(sb, is_alnum((unsigned char)*p) || *p == '_' || *p == '-' ? *p : '_');
+}
+
+/* ---- the page set ---- */
+
+struct doc_page *doc_set_add(struct doc_set *set, const char *path, const char *title, const char *section,
+			     bool markdown)
+{
+	ALLOC_GROW(set->pages, set->n + 1, set->alloc);
+	struct doc_page *p = &set->pages[set->n++];
+	p->path = xstrdup(path);
+	p->title = xstrdup(title);
+	p->section = xstrdup(section);
+	sbuf_init(&p->text);
+	p->markdown = markdown;
+	return p;
+}
+
+void doc_set_release(struct doc_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->pages[i].path);
+		free(set->pages[i].title);
+		free(set->pages[i].section);
+		sbuf_release(&set->pages[i].text);
+	}
+	FREE_AND_NULL(set->pages);
+	set->n = set->alloc = 0;
+}
+
+const struct doc_page *doc_set_find(const struct doc_set *set, const char *topic)
+{
+	static const char *const prefixes[] = { "syscalls/", "structs/", "" };
+	const char *want = topic;
+	int only = -1;
+	if (!strncmp(topic, "struct ", 7))
+		want = topic + 7, only = 1;
+	else if (!strncmp(topic, "syscall ", 8))
+		want = topic + 8, only = 0;
+	for (int k = 0; k < 3; k++) {
+		if (only >= 0 && k != only)
+			continue;
+		struct sbuf path = SBUF_INIT;
+		sbuf_addf(&path, "%s", prefixes[k]);
+		file_name(&path, want);
+		sbuf_adds(&path, ".md");
+		for (size_t i = 0; i < set->n; i++)
+			if (set->pages[i].markdown && !strcmp(set->pages[i].path, path.buf)) {
+				sbuf_release(&path);
+				return &set->pages[i];
+			}
+		sbuf_release(&path);
+	}
+	return NULL;
+}
+
+/* ---- pieces of pages ---- */
+
+static const char *kv(uint32_t v, char buf[16])
+{
+	return kver_str(v, buf);
+}
+
+static void since_badge(struct sbuf *sb, uint32_t v)
+{
+	char b[16];
+	sbuf_addf(sb, "`since %s`", kv(v, b));
+}
+
+static void link_struct(struct sbuf *sb, const char *from_dir, const struct cstruct *st, const char *anchor)
+{
+	sbuf_adds(sb, "[");
+	md_code(sb, st->name, true);
+	sbuf_addf(sb, "](%sstructs/", from_dir);
+	file_name(sb, st->name);
+	sbuf_addf(sb, ".md%s%s)", anchor ? "#" : "", anchor ? anchor : "");
+}
+
+static void link_syscall(struct sbuf *sb, const char *from_dir, const struct syscall *sc)
+{
+	sbuf_adds(sb, "[");
+	md_code(sb, sc->name, true);
+	sbuf_addf(sb, "](%ssyscalls/", from_dir);
+	file_name(sb, sc->name);
+	sbuf_adds(sb, ".md)");
+}
+
+static void self_anchor(struct sbuf *sb, const char *prefix, const char *name)
+{
+	sbuf_adds(sb, "[");
+	md_code(sb, name, true);
+	sbuf_adds(sb, "](#");
+	md_anchor_id(sb, prefix, name);
+	sbuf_adds(sb, " \"anchor\")");
+}
+
+static void url_or_text(struct sbuf *sb, const char *u)
+{
+	bool ok = !strncmp(u, "https://", 8) || !strncmp(u, "http://", 7);
+	for (const unsigned char *p = (const unsigned char *)u; ok && *p; p++)
+		ok = *p > 0x20 && *p < 0x7f && !strchr("<>\"'`\\", *p);
+	if (ok)
+		sbuf_addf(sb, "<%s>", u);
+	else
+		md_text(sb, u);
+}
+
+static void layout_table(struct sbuf *sb, const struct cstruct *st)
+{
+	sbuf_adds(sb, "| offset | size | type | field | since | zero means | doc |\n"
+		      "|---:|---:|---|---|---|---|---|\n");
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		sbuf_addf(sb, "| %u | %u | ", f->offset, f->size);
+		md_code(sb, f->type_text, true);
+		sbuf_adds(sb, " | ");
+		self_anchor(sb, "field-", f->name);
+		for (size_t k = 0; k < f->naliases; k++) {
+			sbuf_adds(sb, " / ");
+			md_code(sb, f->aliases[k], true);
+		}
+		sbuf_adds(sb, " | ");
+		since_badge(sb, f->since);
+		sbuf_adds(sb, " | ");
+		if (f->reserved)
+			sbuf_adds(sb, "reserved, must be zero");
+		else
+			md_text(sb, f->zero);
+		sbuf_adds(sb, " | ");
+		md_text(sb, f->doc);
+		if (f->flagset) {
+			sbuf_adds(sb, f->doc ? " (flags: [" : "flags: [");
+			md_code(sb, f->flagset->name, true);
+			sbuf_adds(sb, "](#");
+			md_anchor_id(sb, "flagset-", f->flagset->name);
+			sbuf_adds(sb, f->doc ? "))" : ")");
+		}
+		sbuf_adds(sb, " |\n");
+	}
+}
+
+static void versions_table(struct sbuf *sb, const struct cstruct *st)
+{
+	char b[16];
+	if (!st->nversions) {
+		sbuf_addf(sb, "Not size-versioned: the struct has a fixed size of %u bytes; it grows, if at all, "
+			      "into reserved space.\n", st->size);
+		return;
+	}
+	sbuf_adds(sb, "| version | size | since | last field | added |\n|---|---:|---|---|---|\n");
+	for (size_t i = 0; i < st->nversions; i++) {
+		const struct sversion *v = &st->versions[i];
+		const struct field *last = cstruct_field_at(st, v->size - 1);
+		sbuf_adds(sb, "| ");
+		if (v->name)
+			md_code(sb, v->name, true);
+		else
+			sbuf_addf(sb, "VER%zu (no macro)", i);
+		sbuf_addf(sb, " | %u | ", v->size);
+		since_badge(sb, v->since);
+		sbuf_adds(sb, " | ");
+		if (last)
+			md_code(sb, last->name, true);
+		sbuf_adds(sb, " | ");
+		unsigned from = i ? st->versions[i - 1].size : 0;
+		bool any = false;
+		for (size_t k = 0; k < st->nfields; k++) {
+			const struct field *f = &st->fields[k];
+			if (f->offset >= from && f->offset < v->size && !f->reserved) {
+				sbuf_adds(sb, any ? ", " : "");
+				md_code(sb, f->name, true);
+				any = true;
+			}
+		}
+		if (!i)
+			sbuf_adds(sb, any ? " (the first version)" : "the first version");
+		sbuf_adds(sb, " |\n");
+	}
+	(void)b;
+}
+
+static void flagset_section(struct sbuf *sb, const struct flagset *fs, const char *level)
+{
+	sbuf_addf(sb, "\n%s Flag set ", level);
+	md_code(sb, fs->name, false);
+	sbuf_adds(sb, "\n\n[](#");
+	md_anchor_id(sb, "flagset-", fs->name);
+	sbuf_adds(sb, " \"anchor\")");
+	md_text(sb, fs->doc);
+	sbuf_addf(sb, " (%s", fs->kind == FS_BITS ? "bits, OR-able" : "an enumeration: one value");
+	if (fs->header) {
+		sbuf_adds(sb, ", ");
+		md_code(sb, fs->header, false);
+	}
+	sbuf_adds(sb, ")\n\n| flag | value | since | meaning |\n|---|---:|---|---|\n");
+	for (size_t i = 0; i < fs->nflags; i++) {
+		const struct flag *f = &fs->flags[i];
+		struct sbuf v = SBUF_INIT;
+		if (fs->kind == FS_ENUM && (int64_t)f->value < 0)
+			sbuf_addf(&v, "%lld", (long long)(int64_t)f->value);
+		else
+			sbuf_addf(&v, "%#llx", (unsigned long long)f->value);
+		sbuf_adds(sb, "| ");
+		self_anchor(sb, "flag-", f->name);
+		sbuf_adds(sb, " | ");
+		md_code(sb, v.buf, true);
+		sbuf_adds(sb, " | ");
+		since_badge(sb, f->since);
+		sbuf_adds(sb, " | ");
+		md_text(sb, f->doc);
+		if (f->mask)
+			sbuf_adds(sb, f->doc ? " (a combination, not a single bit)" : "a combination, not a single bit");
+		if (f->ncompanions) {
+			sbuf_adds(sb, f->doc || f->mask ? "; needs " : "needs ");
+			for (size_t k = 0; k < f->ncompanions; k++) {
+				sbuf_adds(sb, k ? ", " : "");
+				md_code(sb, f->companions[k], true);
+			}
+		}
+		sbuf_adds(sb, " |\n");
+		sbuf_release(&v);
+	}
+}
+
+static size_t struct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max)
+{
+	for (size_t i = 0; st && i < st->nfields; i++) {
+		const struct flagset *fs = st->fields[i].flagset;
+		bool seen = !fs;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = sets[k] == fs;
+		if (!seen && n < max)
+			sets[n++] = fs;
+	}
+	return n;
+}
+
+static void size_rules(struct sbuf *sb, const struct syscall *sc)
+{
+	const struct size_rules *r = &sc->rules;
+	char b[16];
+	sbuf_adds(sb, "- **Where the size travels:** ");
+	switch (sc->size_where) {
+	case SW_ARG:
+		sbuf_adds(sb, "a separate argument, ");
+		md_code(sb, sc->size_name, false);
+		sbuf_addf(sb, " (%u-bit). The kernel reads the struct once, with its size already known.\n", sc->size_bits);
+		break;
+	case SW_FIELD:
+		sbuf_adds(sb, "inside the struct, in field ");
+		md_code(sb, sc->size_name, false);
+		sbuf_addf(sb, " (%u-bit). The kernel reads the size first and then the struct: two fetches from user "
+			      "memory (see the guide on [the double fetch](../../guide/size-and-versions.md#where-the-size-lives)).\n",
+			  sc->size_bits);
+		break;
+	case SW_IOCTL: sbuf_adds(sb, "encoded in the ioctl request number (`_IOC_SIZE`).\n"); break;
+	case SW_POINTER:
+		sbuf_adds(sb, "in and out through the pointer ");
+		md_code(sb, sc->size_name, false);
+		sbuf_adds(sb, ".\n");
+		break;
+	case SW_NONE: sbuf_adds(sb, "nowhere: the struct has a fixed size.\n"); return;
+	}
+	if (!sc->has_rules)
+		return;
+	if (r->zero) {
+		sbuf_adds(sb, "- **Size 0:** ");
+		if (!strcmp(r->zero, "ver0"))
+			sbuf_adds(sb, "taken as the first version (VER0).\n");
+		else {
+			md_code(sb, r->zero, false);
+			sbuf_adds(sb, ".\n");
+		}
+	}
+	if (r->below_ver0) {
+		sbuf_adds(sb, "- **Below the first published size:** ");
+		md_code(sb, r->below_ver0, false);
+		sbuf_adds(sb, ".\n");
+	}
+	if (r->min)
+		sbuf_addf(sb, "- **Smallest size accepted:** %u bytes.\n", r->min);
+	if (r->cap) {
+		sbuf_addf(sb, "- **Largest size accepted:** %llu bytes; more is `E2BIG`", (unsigned long long)r->cap);
+		if (r->cap_since)
+			sbuf_addf(sb, " (the cap exists `since %s`)", kv(r->cap_since, b));
+		sbuf_adds(sb, ".\n");
+	}
+	if (r->tail) {
+		sbuf_adds(sb, "- **Bytes past the kernel's size:** ");
+		if (!strcmp(r->tail, "E2BIG"))
+			sbuf_adds(sb, "must all be zero, else `E2BIG`.\n");
+		else {
+			md_code(sb, r->tail, false);
+			sbuf_adds(sb, ".\n");
+		}
+	}
+	if (r->writeback) {
+		sbuf_adds(sb, "- **Write-back:** ");
+		if (!strcmp(r->writeback, "none"))
+			sbuf_adds(sb, "none; the kernel writes nothing back about the size.\n");
+		else if (!strcmp(r->writeback, "size-on-e2big"))
+			sbuf_adds(sb, "on `E2BIG` the kernel writes its own size into the size field, so the caller learns "
+				      "what the kernel knows.\n");
+		else if (!strcmp(r->writeback, "size-on-success"))
+			sbuf_adds(sb, "on success the kernel writes the size it used.\n");
+		else if (!strcmp(r->writeback, "required-size"))
+			sbuf_adds(sb, "on `E2BIG` the kernel writes the size it needs through the size pointer.\n");
+		else {
+			md_code(sb, r->writeback, false);
+			sbuf_adds(sb, ".\n");
+		}
+	}
+	if (r->check_order) {
+		sbuf_adds(sb, "- **Order of the checks:** ");
+		md_text(sb, r->check_order);
+		sbuf_adds(sb, "\n");
+	}
+}
+
+static void feature_meaning(struct sbuf *sb, const struct syscall *sc, const char *feat)
+{
+	const char *colon = strchr(feat, ':');
+	if (!strcmp(feat, "available")) {
+		sbuf_adds(sb, "the call exists (not `ENOSYS`)");
+	} else if (!strncmp(feat, "size:", 5)) {
+		sbuf_addf(sb, "the kernel takes the %s-byte struct", feat + 5);
+		if (sc->st)
+			for (size_t i = 0; i < sc->st->nversions; i++)
+				if (sc->st->versions[i].size == (unsigned)atoi(feat + 5) && sc->st->versions[i].name) {
+					sbuf_adds(sb, " (");
+					md_code(sb, sc->st->versions[i].name, true);
+					sbuf_adds(sb, ")");
+				}
+	} else if (!strncmp(feat, "query:", 6)) {
+		sbuf_adds(sb, "the interface's own query ");
+		md_code(sb, feat + 6, true);
+		sbuf_adds(sb, " answers");
+	} else if (colon) {
+		struct sbuf holder = SBUF_INIT;
+		sbuf_add(&holder, feat, (size_t)(colon - feat));
+		md_code(sb, holder.buf, true);
+		sbuf_adds(sb, " accepts [");
+		md_code(sb, colon + 1, true);
+		sbuf_adds(sb, "](#");
+		md_anchor_id(sb, "flag-", colon + 1);
+		sbuf_adds(sb, ")");
+		sbuf_release(&holder);
+	} else {
+		md_text(sb, feat);
+	}
+}
+
+static const struct probe_report *find_report(const struct probe_run *run, const struct syscall *sc)
+{
+	for (size_t i = 0; run && i < run->nreports; i++)
+		if (run->reports[i].sc == sc)
+			return &run->reports[i];
+	return NULL;
+}
+
+static void probe_section(struct sbuf *sb, const struct probe_run *run, const struct syscall *sc)
+{
+	const struct probe_report *r = find_report(run, sc);
+	sbuf_adds(sb, "\n## On this kernel\n\nProbed on Linux ");
+	md_code(sb, run->kernel, false);
+	sbuf_adds(sb, " by `xsc site --probe`.\n\n");
+	if (!r) {
+		sbuf_adds(sb, "Not probed (the prober has no recipe for this call).\n");
+		return;
+	}
+	sbuf_addf(sb, "- available: **%s**", r->available == ANS_YES ? "yes" : r->available == ANS_NO ? "no" : "inconclusive");
+	if (r->why) {
+		sbuf_adds(sb, " (");
+		md_text(sb, r->why);
+		sbuf_adds(sb, ")");
+	}
+	sbuf_adds(sb, "\n");
+	if (r->ksize >= 0)
+		sbuf_addf(sb, "- the kernel's struct size: **%d** bytes\n", r->ksize);
+	sbuf_addf(sb, "- syscalls issued: %u\n", r->calls);
+	if (r->nbits) {
+		sbuf_adds(sb, "\n| bit | feature | here |\n|---:|---|---|\n");
+		for (size_t b = 0; b < r->nbits; b++) {
+			bool known;
+			bool set = probe_feature(r, b, &known);
+			sbuf_addf(sb, "| %zu | ", b);
+			md_code(sb, sc->features[b], true);
+			sbuf_addf(sb, " | %s |\n", !known ? "inconclusive" : set ? "yes" : "no");
+		}
+	}
+}
+
+/* ---- pages ---- */
+
+static void syscall_page(const struct docgen_input *in, struct doc_set *set, const struct syscall *sc)
+{
+	char b[16];
+	struct sbuf path = SBUF_INIT;
+	sbuf_adds(&path, "syscalls/");
+	file_name(&path, sc->name);
+	sbuf_adds(&path, ".md");
+	size_t idx = set->n;
+	struct sbuf *sb = &doc_set_add(set, path.buf, sc->name, "Syscalls", true)->text;
+	sbuf_release(&path);
+
+	sbuf_adds(sb, "# ");
+	md_text(sb, sc->name);
+	sbuf_adds(sb, "\n\n");
+	md_text(sb, sc->summary);
+	sbuf_adds(sb, "\n\n");
+	since_badge(sb, sc->since);
+	sbuf_adds(sb, " · kind **");
+	md_text(sb, sc->kind);
+	sbuf_adds(sb, "** · ");
+	if (sc->is_ioctl) {
+		sbuf_adds(sb, "ioctl on ");
+		md_text(sb, sc->ioctl_fd);
+		sbuf_addf(sb, ", type %#x, nr %u", sc->ioctl_type, sc->ioctl_nr);
+	} else {
+		if (sc->nr_x86_64 >= 0) sbuf_addf(sb, "x86\\_64 %ld", sc->nr_x86_64); else sbuf_adds(sb, "not on x86\\_64");
+		if (sc->nr_aarch64 >= 0) sbuf_addf(sb, " · aarch64 %ld", sc->nr_aarch64); else sbuf_adds(sb, " · not on aarch64");
+	}
+	sbuf_adds(sb, " · ");
+	md_code(sb, sc->header, false);
+	sbuf_adds(sb, " · safety ");
+	md_text(sb, sc->safety);
+	sbuf_adds(sb, "\n\n## Prototype\n\n```c\n");
+	for (const char *p = sc->prototype; *p; p++)
+		sbuf_addch(sb, (unsigned char)*p < 0x20 ? ' ' : *p); /* a fence cannot be closed from inside a line */
+	sbuf_adds(sb, "\n```\n\n");
+
+	if (sc->nargs) {
+		sbuf_adds(sb, "## Arguments\n\n| argument | type | role | default | doc |\n|---|---|---|---|---|\n");
+		for (size_t i = 0; i < sc->nargs; i++) {
+			const struct sarg *a = &sc->args[i];
+			sbuf_adds(sb, "| ");
+			self_anchor(sb, "arg-", a->name);
+			sbuf_adds(sb, " | ");
+			md_code(sb, a->type, true);
+			sbuf_addf(sb, " | %s | ", arg_role_name(a->role));
+			if (a->def)
+				md_code(sb, a->def, true);
+			sbuf_adds(sb, " | ");
+			md_text(sb, a->doc);
+			if (a->st) {
+				sbuf_adds(sb, a->doc ? " " : "");
+				link_struct(sb, "../", a->st, NULL);
+			}
+			if (a->flagset) {
+				sbuf_adds(sb, a->doc ? " flags: [" : "flags: [");
+				md_code(sb, a->flagset->name, true);
+				sbuf_adds(sb, "](#");
+				md_anchor_id(sb, "flagset-", a->flagset->name);
+				sbuf_adds(sb, ")");
+			}
+			sbuf_adds(sb, " |\n");
+		}
+	}
+
+	sbuf_adds(sb, "\n## Size rules\n\n");
+	size_rules(sb, sc);
+
+	if (sc->st) {
+		sbuf_adds(sb, "\n## Struct ");
+		md_code(sb, sc->st->name, false);
+		sbuf_adds(sb, "\n\n");
+		md_text(sb, sc->st->doc);
+		sbuf_addf(sb, " (%u bytes; its own page: ", sc->st->size);
+		link_struct(sb, "../", sc->st, NULL);
+		sbuf_adds(sb, ")\n\n");
+		layout_table(sb, sc->st);
+		sbuf_adds(sb, "\n### Size versions\n\n");
+		versions_table(sb, sc->st);
+	}
+
+	const struct flagset *sets[48];
+	size_t n = 0;
+	for (size_t i = 0; i < sc->nargs; i++) {
+		bool seen = !sc->args[i].flagset;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = sets[k] == sc->args[i].flagset;
+		if (!seen && n < ARRAY_SIZE(sets))
+			sets[n++] = sc->args[i].flagset;
+	}
+	n = struct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
+	if (n) {
+		sbuf_adds(sb, "\n## Flags\n");
+		for (size_t i = 0; i < n; i++)
+			flagset_section(sb, sets[i], "###");
+	}
+
+	if (sc->nerrors) {
+		sbuf_adds(sb, "\n## Errors\n\n| errno | meaning |\n|---|---|\n");
+		for (size_t i = 0; i < sc->nerrors; i++) {
+			sbuf_adds(sb, "| ");
+			self_anchor(sb, "errno-", sc->errors[i].errno_name);
+			sbuf_adds(sb, " | ");
+			md_text(sb, sc->errors[i].meaning);
+			sbuf_adds(sb, " |\n");
+		}
+	}
+
+	if (sc->nlineage) {
+		sbuf_adds(sb, "\n## Lineage\n\n");
+		for (size_t i = 0; i < sc->nlineage; i++) {
+			const struct lineage *l = &sc->lineage[i];
+			const struct syscall *other = catalog_find_syscall(in->cat, l->name);
+			sbuf_adds(sb, "- ");
+			if (other)
+				link_syscall(sb, "../", other);
+			else
+				md_code(sb, l->name, false);
+			sbuf_adds(sb, " ");
+			since_badge(sb, l->since);
+			sbuf_adds(sb, ": ");
+			md_text(sb, l->why);
+			sbuf_adds(sb, "\n");
+		}
+	}
+
+	if (sc->nfeatures) {
+		sbuf_adds(sb, "\n## Feature bits\n\nThe stable bit numbers of this call's features: what a "
+			      "`sys_features(nr, map, mapsize)` system call would return, and what `xsc probe "
+			      "--format=c` writes as `#define`s. Append only: a bit never changes its number.\n\n"
+			      "| bit | feature | set when |\n|---:|---|---|\n");
+		for (size_t i = 0; i < sc->nfeatures; i++) {
+			sbuf_addf(sb, "| %zu | ", i);
+			md_code(sb, sc->features[i], true);
+			sbuf_adds(sb, " | ");
+			feature_meaning(sb, sc, sc->features[i]);
+			sbuf_adds(sb, " |\n");
+		}
+	}
+
+	if (sc->probe_note || sc->nprobe_set || sc->nprobe_args) {
+		sbuf_adds(sb, "\n## Probe notes\n\n");
+		if (sc->nprobe_set || sc->nprobe_args) {
+			sbuf_adds(sb, "The prober's harmless baseline call sets");
+			for (size_t i = 0; i < sc->nprobe_set; i++) {
+				sbuf_adds(sb, i ? ", " : " ");
+				md_code(sb, sc->probe_set[i], false);
+			}
+			if (sc->nprobe_args) {
+				sbuf_adds(sb, sc->nprobe_set ? " and the arguments" : " the arguments");
+				for (size_t i = 0; i < sc->nprobe_args; i++) {
+					sbuf_adds(sb, i ? ", " : " ");
+					md_code(sb, sc->probe_args[i], false);
+				}
+			}
+			sbuf_adds(sb, ".\n\n");
+		}
+		if (sc->probe_note) {
+			md_text(sb, sc->probe_note);
+			sbuf_adds(sb, "\n");
+		}
+	}
+
+	sbuf_adds(sb, "\n## Compatibility matrix\n\n");
+	struct sbuf svg = SBUF_INIT;
+	if (in->matrix && !in->matrix(in->ctx, sc, sb, &svg)) {
+		if (svg.len) {
+			struct sbuf sp = SBUF_INIT;
+			sbuf_adds(&sp, "matrix/");
+			file_name(&sp, sc->name);
+			sbuf_adds(&sp, ".svg");
+			struct doc_page *img = doc_set_add(set, sp.buf, sc->name, "Matrix", false);
+			sbuf_add(&img->text, svg.buf, svg.len);
+			sb = &set->pages[idx].text; /* the array may have moved */
+			sbuf_adds(sb, "\n![The compatibility matrix of ");
+			md_text(sb, sc->name);
+			sbuf_addf(sb, "](../%s)\n", sp.buf);
+			sbuf_release(&sp);
+		}
+	} else {
+		/* HOOK(matrix): filled from `matrix SYSCALL --format=md|svg` once the command exists. */
+		sbuf_adds(sb, "Not generated: this build of xsc has no `matrix` command yet.\n");
+	}
+	sbuf_release(&svg);
+
+	if (in->probe)
+		probe_section(sb, in->probe, sc);
+
+	if (sc->nnotes) {
+		sbuf_adds(sb, "\n## Notes\n\n");
+		for (size_t i = 0; i < sc->nnotes; i++) {
+			sbuf_adds(sb, "- ");
+			md_text(sb, sc->notes[i]);
+			sbuf_adds(sb, "\n");
+		}
+	}
+	if (sc->nlinks) {
+		sbuf_adds(sb, "\n## Links\n\n");
+		for (size_t i = 0; i < sc->nlinks; i++) {
+			sbuf_adds(sb, "- ");
+			url_or_text(sb, sc->links[i]);
+			sbuf_adds(sb, "\n");
+		}
+	}
+	(void)b;
+}
+
+static void struct_page(const struct docgen_input *in, struct doc_set *set, const struct cstruct *st)
+{
+	struct sbuf path = SBUF_INIT;
+	sbuf_adds(&path, "structs/");
+	file_name(&path, st->name);
+	sbuf_adds(&path, ".md");
+	struct sbuf title = SBUF_INIT;
+	sbuf_addf(&title, "struct %s", st->name);
+	struct doc_page *pg = doc_set_add(set, path.buf, title.buf, "Structs", true);
+	struct sbuf *sb = &pg->text;
+	sbuf_release(&path);
+	sbuf_release(&title);
+
+	sbuf_adds(sb, "# struct ");
+	md_text(sb, st->name);
+	sbuf_adds(sb, "\n\n");
+	md_text(sb, st->doc);
+	sbuf_addf(sb, "\n\n%u bytes · ", st->size);
+	md_code(sb, st->header, false);
+	sbuf_addf(sb, " · direction %s", !strcmp(st->direction, "out") ? "out (the kernel fills it)" :
+		  !strcmp(st->direction, "inout") ? "in and out" : "in (the caller fills it)");
+	if (st->packed)
+		sbuf_adds(sb, " · packed");
+	if (st->align)
+		sbuf_addf(sb, " · aligned(%u)", st->align);
+	if (st->size_field) {
+		sbuf_adds(sb, " · its size travels inside it, in ");
+		md_code(sb, st->size_field->name, false);
+	}
+	sbuf_adds(sb, "\n\n## Layout\n\n");
+	layout_table(sb, st);
+	sbuf_adds(sb, "\n## Size versions\n\n");
+	versions_table(sb, st);
+
+	const struct flagset *sets[32];
+	size_t n = struct_flagsets(st, sets, 0, ARRAY_SIZE(sets));
+	if (n) {
+		sbuf_adds(sb, "\n## Flags\n");
+		for (size_t i = 0; i < n; i++)
+			flagset_section(sb, sets[i], "###");
+	}
+
+	bool any = false;
+	for (size_t i = 0; i < in->cat->nsyscalls; i++) {
+		const struct syscall *sc = &in->cat->syscalls[i];
+		bool uses = sc->st == st;
+		for (size_t k = 0; k < sc->nargs && !uses; k++)
+			uses = sc->args[k].st == st;
+		if (!uses)
+			continue;
+		sbuf_adds(sb, any ? "" : "\n## Used by\n\n");
+		sbuf_adds(sb, "- ");
+		link_syscall(sb, "../", sc);
+		sbuf_adds(sb, ": ");
+		md_text(sb, sc->summary);
+		sbuf_adds(sb, "\n");
+		any = true;
+	}
+}
+
+static void commands_page(const struct docgen_input *in, struct doc_set *set)
+{
+	struct doc_page *pg = doc_set_add(set, "commands.md", "Commands", "Reference", true);
+	struct sbuf *sb = &pg->text;
+	sbuf_adds(sb, "# Commands\n\nEvery command works the same way in the REPL (`xsc`), in a script "
+		      "(`xsc FILE.xsc`, `xsc -c 'CMD; CMD'`, standard input) and one-shot (`xsc COMMAND ARGS...`). "
+		      "This page is generated from the command table, as are `help`, tab completion and the man page.\n\n"
+		      "| command | does |\n|---|---|\n");
+	for (size_t i = 0; i < in->ncmds; i++) {
+		const struct doc_command *c = &in->cmds[i];
+		sbuf_adds(sb, "| [");
+		md_code(sb, c->name, true);
+		sbuf_adds(sb, "](#");
+		md_anchor_id(sb, "", c->name);
+		sbuf_adds(sb, ") | ");
+		md_text(sb, c->summary);
+		sbuf_adds(sb, " |\n");
+	}
+	for (size_t i = 0; i < in->ncmds; i++) {
+		const struct doc_command *c = &in->cmds[i];
+		sbuf_adds(sb, "\n## ");
+		md_text(sb, c->name);
+		sbuf_adds(sb, "\n\n```\n");
+		sbuf_addf(sb, "%s%s%s\n", c->name, *c->synopsis ? " " : "", c->synopsis);
+		sbuf_adds(sb, "```\n\n");
+		md_text(sb, c->summary);
+		sbuf_adds(sb, ".\n");
+		if (c->help && *c->help) {
+			sbuf_adds(sb, "\n");
+			/* help text: paragraphs of lines; indented lines are examples */
+			const char *p = c->help;
+			bool in_code = false;
+			while (*p) {
+				const char *e = strchr(p, '\n');
+				size_t len = e ? (size_t)(e - p) : strlen(p);
+				char *line = xstrndup(p, len);
+				bool code = line[0] == ' ' && line[1] == ' ';
+				if (code != in_code)
+					sbuf_adds(sb, code ? "\n```\n" : "```\n\n");
+				in_code = code;
+				if (code) {
+					for (char *q = line + 2; *q; q++)
+						sbuf_addch(sb, (unsigned char)*q < 0x20 ? ' ' : *q);
+					sbuf_adds(sb, "\n");
+				} else {
+					md_text(sb, line);
+					sbuf_adds(sb, "\n");
+				}
+				free(line);
+				p += len + (e ? 1 : 0);
+			}
+			if (in_code)
+				sbuf_adds(sb, "```\n");
+		}
+	}
+}
+
+static void index_page(const struct docgen_input *in, struct doc_set *set)
+{
+	char b[16];
+	struct doc_page *pg = doc_set_add(set, "index.md", "Reference", "Reference", true);
+	struct sbuf *sb = &pg->text;
+	sbuf_adds(sb, "# xsc reference\n\nGenerated by `xsc docs` from the catalogue in `data/`; do not edit "
+		      "by hand (a test fails when these pages are stale). The conventions behind every page are "
+		      "explained in the guide.\n\n");
+	if (in->nguide) {
+		sbuf_adds(sb, "## Guide\n\n");
+		for (size_t i = 0; i < in->nguide; i++) {
+			sbuf_adds(sb, "- [");
+			md_text(sb, in->guide[i].title);
+			sbuf_addf(sb, "](../%s)\n", in->guide[i].path);
+		}
+		sbuf_adds(sb, "\n");
+	}
+	sbuf_adds(sb, "## Syscalls\n\n| syscall | since | kind | struct | sizes | summary |\n|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < in->cat->nsyscalls; i++) {
+		const struct syscall *sc = &in->cat->syscalls[i];
+		sbuf_adds(sb, "| ");
+		link_syscall(sb, "", sc);
+		sbuf_addf(sb, " | %s | ", kv(sc->since, b));
+		md_text(sb, sc->kind);
+		sbuf_adds(sb, " | ");
+		if (sc->st)
+			link_struct(sb, "", sc->st, NULL);
+		sbuf_adds(sb, " | ");
+		for (size_t k = 0; sc->st && k < sc->st->nversions; k++)
+			sbuf_addf(sb, "%s%u", k ? "/" : "", sc->st->versions[k].size);
+		sbuf_adds(sb, " | ");
+		md_text(sb, sc->summary);
+		sbuf_adds(sb, " |\n");
+	}
+	sbuf_adds(sb, "\n## Structs\n\n| struct | size | versions | doc |\n|---|---:|---|---|\n");
+	for (size_t i = 0; i < in->cat->nstructs; i++) {
+		const struct cstruct *st = &in->cat->structs[i];
+		sbuf_adds(sb, "| ");
+		link_struct(sb, "", st, NULL);
+		sbuf_addf(sb, " | %u | ", st->size);
+		for (size_t k = 0; k < st->nversions; k++)
+			sbuf_addf(sb, "%s%u", k ? "/" : "", st->versions[k].size);
+		sbuf_adds(sb, " | ");
+		md_text(sb, st->doc);
+		sbuf_adds(sb, " |\n");
+	}
+	sbuf_adds(sb, "\n## Commands\n\nThe [command reference](commands.md) lists every command of xsc.\n");
+	if (in->nlessons) {
+		sbuf_adds(sb, "\n## Lessons\n\n");
+		for (size_t i = 0; i < in->nlessons; i++) {
+			sbuf_adds(sb, "- [");
+			md_text(sb, in->lessons[i].title);
+			sbuf_addf(sb, "](../%s)\n", in->lessons[i].path);
+		}
+	}
+}
+
+void docgen_reference(const struct docgen_input *in, struct doc_set *out)
+{
+	index_page(in, out);
+	commands_page(in, out);
+	for (size_t i = 0; i < in->cat->nsyscalls; i++)
+		syscall_page(in, out, &in->cat->syscalls[i]);
+	for (size_t i = 0; i < in->cat->nstructs; i++)
+		struct_page(in, out, &in->cat->structs[i]);
+}
+
+void docgen_home(const struct docgen_input *in, struct sbuf *sb)
+{
+	sbuf_adds(sb, "# xsc\n\nLinux grows system calls such as `openat2`, `clone3` and `sched_setattr` by passing a "
+		      "struct together with its size: the size is the version. These pages explain that convention "
+		      "and document every interface in xsc's catalogue.\n\n");
+	if (in->nguide) {
+		sbuf_adds(sb, "## Guide\n\n");
+		for (size_t i = 0; i < in->nguide; i++) {
+			sbuf_adds(sb, "- [");
+			md_text(sb, in->guide[i].title);
+			sbuf_addf(sb, "](%s)\n", in->guide[i].path);
+		}
+		sbuf_adds(sb, "\n");
+	}
+	sbuf_addf(sb, "## Reference\n\n- [The reference index](reference/index.md): %zu system calls and %zu structs\n"
+		      "- [Commands](reference/commands.md): every command of xsc\n",
+		  in->cat->nsyscalls, in->cat->nstructs);
+	if (in->nlessons) {
+		sbuf_adds(sb, "\n## Lessons\n\n");
+		for (size_t i = 0; i < in->nlessons; i++) {
+			sbuf_adds(sb, "- [");
+			md_text(sb, in->lessons[i].title);
+			sbuf_addf(sb, "](%s)\n", in->lessons[i].path);
+		}
+	}
+}
+
+/* ---- man page and completion ---- */
+
+void docgen_man(const struct docgen_input *in, struct sbuf *md)
+{
+	sbuf_adds(md, "# NAME\n\nxsc - explore, probe and document Linux extensible-struct system calls\n\n"
+		      "# SYNOPSIS\n\n**xsc** \\[*OPTIONS*\\] \\[*COMMAND* \\[*ARGS*...\\] | *FILE*.xsc | **-c** '*CMD*; *CMD*'\\]\n\n"
+		      "# DESCRIPTION\n\nLinux grows system calls such as openat2, clone3 and sched\\_setattr by passing a "
+		      "struct together with its size: the size is the version. **xsc** shows that convention byte by "
+		      "byte: it builds structs, calls the running kernel in a sandbox, simulates older kernels, probes "
+		      "what the kernel supports and documents every interface of its catalogue.\n\n"
+		      "With no command, **xsc** reads commands from the terminal (a REPL with history and completion) "
+		      "or from standard input. A script stops at the first failing command and names it as "
+		      "*FILE*:*LINE*.\n\n"
+		      "# OPTIONS\n\n"
+		      "- **--data** *DIR*: the catalogue directory (also `XSC_DATA`)\n\n"
+		      "- **--json**: JSON output for every listing command\n\n"
+		      "- **--color**=*WHEN*: `auto` (default), `always` or `never`; `NO_COLOR` turns colour off\n\n"
+		      "- **--keep-going**: in scripts, go on after a failing command\n\n"
+		      "- **--timeout** *MS*: how long a live call may take (default 2000)\n\n"
+		      "- **--unsafe**: let live calls change things outside their sandbox\n\n"
+		      "- **-c** *CMDS*: run commands separated by `;`\n\n"
+		      "- **-h**, **--help**: a summary of the options\n\n"
+		      "- **--version**: the version\n\n"
+		      "# COMMANDS\n\n");
+	for (size_t i = 0; i < in->ncmds; i++) {
+		const struct doc_command *c = &in->cmds[i];
+		sbuf_adds(md, "- **");
+		md_text(md, c->name);
+		sbuf_adds(md, "**");
+		if (*c->synopsis) {
+			sbuf_adds(md, " ");
+			md_text(md, c->synopsis);
+		}
+		sbuf_adds(md, ": ");
+		md_text(md, c->summary);
+		sbuf_adds(md, "\n");
+	}
+	sbuf_adds(md, "\n# EXIT STATUS\n\n0 success, 1 a command failed, 2 a usage error. A system call that returns an "
+		      "error is a successful **call**: the error is the answer.\n\n"
+		      "# ENVIRONMENT\n\n`XSC_DATA` the catalogue directory; `NO_COLOR` no colour; `XDG_STATE_HOME` where "
+		      "the history is kept; `XDG_CACHE_HOME` where the parsed catalogue and probe results are cached; "
+		      "`XSC_SITE_URL` the base of the hyperlinks **doc** prints.\n\n"
+		      "# SEE ALSO\n\n");
+	sbuf_addf(md, "The reference (%zu system calls, %zu structs) is generated by **xsc docs**; the site by "
+		      "**xsc site**. syscall(2), openat2(2), clone3(2), sched\\_setattr(2), perf\\_event\\_open(2)\n",
+		  in->cat->nsyscalls, in->cat->nstructs);
+}
+
+static void sh_words(struct sbuf *sh, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (is_alnum((unsigned char)*p) || strchr("_-.:", *p))
+			sbuf_addch(sh, *p);
+}
+
+void docgen_bash_completion(const struct docgen_input *in, struct sbuf *sh)
+{
+	sbuf_adds(sh, "# bash completion for xsc; generated by 'xsc docs --completion' from the command table\n"
+		      "_xsc()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} i cmd= pos=0\n"
+		      "\tlocal cmds='");
+	for (size_t i = 0; i < in->ncmds; i++) {
+		sbuf_adds(sh, i ? " " : "");
+		sh_words(sh, in->cmds[i].name);
+	}
+	sbuf_adds(sh, "'\n\tlocal opts='--data --json --color= --keep-going --timeout --unsafe -c --help --version'\n"
+		      "\tlocal names='");
+	bool first = true;
+	for (size_t i = 0; i < in->cat->nsyscalls; i++, first = false) {
+		sbuf_adds(sh, first ? "" : " ");
+		sh_words(sh, in->cat->syscalls[i].name);
+	}
+	for (size_t i = 0; i < in->cat->nstructs; i++) {
+		sbuf_adds(sh, first ? "" : " ");
+		sh_words(sh, in->cat->structs[i].name);
+		first = false;
+	}
+	for (size_t i = 0; i < in->cat->nflagsets; i++) {
+		sbuf_adds(sh, first ? "" : " ");
+		sh_words(sh, in->cat->flagsets[i].name);
+		first = false;
+	}
+	sbuf_adds(sh, "'\n\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+		      "\t\tcase ${COMP_WORDS[i]} in\n"
+		      "\t\t--data|--timeout|-c) ((i++)) ;;\n"
+		      "\t\t-*) ;;\n"
+		      "\t\t*) if [[ -z $cmd ]]; then cmd=${COMP_WORDS[i]}; else ((pos++)); fi ;;\n"
+		      "\t\tesac\n\tdone\n"
+		      "\tif [[ -z $cmd ]]; then\n"
+		      "\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"));\n"
+		      "\t\telse COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\") $(compgen -f -X '!*.xsc' -- \"$cur\")); fi\n"
+		      "\t\treturn\n\tfi\n"
+		      "\tlocal kind=\n\tcase $cmd in\n");
+	for (size_t i = 0; i < in->ncmds; i++) {
+		const struct doc_command *c = &in->cmds[i];
+		sbuf_adds(sh, "\t");
+		sh_words(sh, c->name);
+		sbuf_addf(sh, ") case $pos in 0) kind=%s ;; 1) kind=%s ;; *) kind=%s ;; esac ;;\n",
+			  *c->comp[0] ? c->comp[0] : "none", *c->comp[1] ? c->comp[1] : "none",
+			  *c->comp[2] ? c->comp[2] : "none");
+	}
+	sbuf_adds(sh, "\tesac\n\tcase $kind in\n"
+		      "\tcommand) COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\")) ;;\n"
+		      "\tentity) COMPREPLY=($(compgen -W \"$names\" -- \"$cur\")) ;;\n"
+		      "\tfile) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+		      "\tesac\n}\ncomplete -F _xsc xsc\n");
+}

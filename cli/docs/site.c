@@ -1,0 +1,573 @@
+#include "docs/site.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "docs/md.h"
+#include "base/banned.h"
+
+#define ASSET_MAX (1u << 20)
+#define SITE_MARKER ".xsc-site"
+
+void site_html_path(struct sbuf *sb, const char *p)
+{
+	size_t n = strlen(p);
+	if (n > 3 && !strcmp(p + n - 3, ".md")) {
+		sbuf_add(sb, p, n - 3);
+		sbuf_adds(sb, ".html");
+	} else {
+		sbuf_adds(sb, p);
+	}
+}
+
+void site_slug(struct sbuf *sb, const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		unsigned char c = *p;
+		if (c >= 'A' && c <= 'Z')
+			sbuf_addch(sb, c + 32);
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')
+			sbuf_addch(sb, c);
+		else if (c == ' ')
+			sbuf_addch(sb, '-');
+		else if (c >= 0x80)
+			sbuf_addch(sb, c); /* letters of other scripts stay, as on GitHub */
+	}
+}
+
+static void html_escape(struct sbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '&': sbuf_adds(sb, "&amp;"); break;
+		case '<': sbuf_adds(sb, "&lt;"); break;
+		case '>': sbuf_adds(sb, "&gt;"); break;
+		case '"': sbuf_adds(sb, "&quot;"); break;
+		case '\'': sbuf_adds(sb, "&#39;"); break;
+		default: sbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : *p);
+		}
+	}
+}
+
+/* A string inside a JS double-quoted literal (also safe inside HTML). */
+static void js_string(struct sbuf *sb, const char *s)
+{
+	sbuf_addch(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sbuf_addf(sb, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' || *p == '&')
+			sbuf_addf(sb, "\\u%04x", *p);
+		else if (*p == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			sbuf_addf(sb, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 2;
+		} else
+			sbuf_addch(sb, *p);
+	}
+	sbuf_addch(sb, '"');
+}
+
+/* ---- files ---- */
+
+static int mkdirs(const char *path)
+{
+	struct sbuf p = SBUF_INIT;
+	sbuf_adds(&p, path);
+	int r = 0;
+	for (char *s = p.buf + 1; r == 0 && *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p.buf, 0755) && errno != EEXIST)
+			r = -1;
+		*s = '/';
+	}
+	if (r == 0 && mkdir(p.buf, 0755) && errno != EEXIST)
+		r = -1;
+	if (r)
+		err("cannot create directory '%s': %m", p.buf);
+	sbuf_release(&p);
+	return r;
+}
+
+static int write_file(const char *dir, const char *rel, const void *data, size_t len, struct site_stats *st)
+{
+	struct sbuf path = SBUF_INIT;
+	sbuf_addf(&path, "%s/%s", dir, rel);
+	char *slash = strrchr(path.buf, '/');
+	int r = 0;
+	*slash = 0;
+	r = mkdirs(path.buf);
+	*slash = '/';
+	FILE *fp = r ? NULL : fopen(path.buf, "we");
+	if (!r && !fp)
+		r = err("cannot write '%s': %m", path.buf);
+	if (fp) {
+		if (fwrite(data, 1, len, fp) != len)
+			r = err("cannot write '%s': %m", path.buf);
+		if (fclose(fp) && !r)
+			r = err("cannot write '%s': %m", path.buf);
+	}
+	if (!r && st) {
+		st->files++;
+		st->bytes += len;
+	}
+	sbuf_release(&path);
+	return r;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- one page ---- */
+
+struct heading {
+	char *slug;
+};
+
+struct render {
+	const struct mdlib *md;
+	struct sbuf search;        /* entries of search-index.js */
+	size_t nentries;
+	char **ids;                /* ids used on the current page */
+	size_t nids, ids_alloc;
+};
+
+static bool id_used(struct render *r, const char *id)
+{
+	for (size_t i = 0; i < r->nids; i++)
+		if (!strcmp(r->ids[i], id))
+			return true;
+	return false;
+}
+
+static void id_add(struct render *r, const char *id)
+{
+	ALLOC_GROW(r->ids, r->nids + 1, r->ids_alloc);
+	r->ids[r->nids++] = xstrdup(id);
+}
+
+static void ids_reset(struct render *r)
+{
+	for (size_t i = 0; i < r->nids; i++)
+		free(r->ids[i]);
+	r->nids = 0;
+}
+
+static void search_add(struct render *r, const char *name, const char *kind, const char *page_title,
+		       const char *url)
+{
+	sbuf_adds(&r->search, r->nentries ? ",\n" : "\n");
+	sbuf_adds(&r->search, "[");
+	js_string(&r->search, name);
+	sbuf_adds(&r->search, ",");
+	js_string(&r->search, kind);
+	sbuf_adds(&r->search, ",");
+	js_string(&r->search, page_title);
+	sbuf_adds(&r->search, ",");
+	js_string(&r->search, url);
+	sbuf_adds(&r->search, "]");
+	r->nentries++;
+}
+
+/* The plain text of a node's inline children. */
+static void node_text(const struct mdlib *md, cmark_node *n, struct sbuf *sb)
+{
+	for (cmark_node *c = md->node_first_child(n); c; c = md->node_next(c)) {
+		const char *lit = md->node_get_literal(c);
+		cmark_node_type t = md->node_get_type(c);
+		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
+			sbuf_adds(sb, lit ? lit : "");
+		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
+			sbuf_addch(sb, ' ');
+		else
+			node_text(md, c, sb);
+	}
+}
+
+static bool is_relative(const char *url)
+{
+	if (!*url || *url == '#' || *url == '/')
+		return false;
+	for (const char *p = url; *p && *p != '/' && *p != '#' && *p != '?'; p++)
+		if (*p == ':')
+			return false; /* has a scheme */
+	return true;
+}
+
+static bool valid_id(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* The body HTML of one page; headings get ids, anchor links become targets. */
+static int render_page(struct render *r, const struct site_page *pg, const char *page_url, struct sbuf *html)
+{
+	const struct mdlib *md = r->md;
+	cmark_parser *parser;
+	cmark_node *doc = md_parse(md, pg->text, pg->len, &parser);
+	struct sbuf *slugs = NULL;
+	size_t nslugs = 0, slugs_alloc = 0;
+	ids_reset(r);
+	search_add(r, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url);
+
+	cmark_iter *it = md->iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = md->iter_next(it)) != CMARK_EVENT_DONE) {
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		cmark_node *n = md->iter_get_node(it);
+		cmark_node_type t = md->node_get_type(n);
+		if (t == CMARK_NODE_HEADING) {
+			struct sbuf text = SBUF_INIT, slug = SBUF_INIT;
+			node_text(md, n, &text);
+			site_slug(&slug, text.buf);
+			if (!slug.len)
+				sbuf_adds(&slug, "section");
+			size_t base = slug.len;
+			for (int k = 1; id_used(r, slug.buf); k++) {
+				slug.len = base;
+				slug.buf[base] = 0;
+				sbuf_addf(&slug, "-%d", k);
+			}
+			id_add(r, slug.buf);
+			if (md->node_get_heading_level(n) > 1) {
+				struct sbuf u = SBUF_INIT;
+				sbuf_addf(&u, "%s#%s", page_url, slug.buf);
+				search_add(r, text.buf, "Section", pg->title, u.buf);
+				sbuf_release(&u);
+			}
+			ALLOC_GROW(slugs, nslugs + 1, slugs_alloc);
+			slugs[nslugs++] = slug;
+			sbuf_release(&text);
+		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			const char *url = md->node_get_url(n);
+			const char *title = md->node_get_title(n);
+			if (url && title && !strcmp(title, "anchor") && url[0] == '#' && valid_id(url + 1, strlen(url + 1))) {
+				struct sbuf text = SBUF_INIT, u = SBUF_INIT;
+				node_text(md, n, &text);
+				if (text.len) {
+					sbuf_addf(&u, "%s%s", page_url, url);
+					search_add(r, text.buf, !strncmp(url, "#field-", 7) ? "Field" : !strncmp(url, "#flag-", 6) ? "Flag" :
+						   !strncmp(url, "#errno-", 7) ? "Error" : !strncmp(url, "#arg-", 5) ? "Argument" : "Anchor",
+						   pg->title, u.buf);
+				}
+				id_add(r, url + 1);
+				sbuf_release(&text);
+				sbuf_release(&u);
+			} else if (url && is_relative(url)) {
+				/* a link to another page: .md becomes .html */
+				struct sbuf nu = SBUF_INIT;
+				const char *hash = strchr(url, '#');
+				size_t plen = hash ? (size_t)(hash - url) : strlen(url);
+				char *path = xstrndup(url, plen);
+				site_html_path(&nu, path);
+				if (hash)
+					sbuf_adds(&nu, hash);
+				md->node_set_url(n, nu.buf);
+				free(path);
+				sbuf_release(&nu);
+			}
+		}
+	}
+	md->iter_free(it);
+
+	char *out = md->render_html(doc, CMARK_OPT_DEFAULT, md->parser_get_syntax_extensions(parser));
+	size_t h = 0;
+	for (const char *p = out; *p;) {
+		if (p[0] == '<' && p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' && h < nslugs) {
+			sbuf_addf(html, "<h%c id=\"%s\"><a class=\"hlink\" href=\"#%s\" aria-label=\"link to this section\">#</a>",
+				  p[2], slugs[h].buf, slugs[h].buf);
+			h++;
+			p += 4;
+		} else if (!strncmp(p, "<a href=\"#", 10)) {
+			const char *id = p + 10, *q = id;
+			while (*q && *q != '"')
+				q++;
+			if (!strncmp(q, "\" title=\"anchor\">", 17) && valid_id(id, (size_t)(q - id))) {
+				sbuf_adds(html, "<a class=\"anchor\" id=\"");
+				sbuf_add(html, id, (size_t)(q - id));
+				sbuf_adds(html, "\" href=\"#");
+				sbuf_add(html, id, (size_t)(q - id));
+				sbuf_adds(html, "\">");
+				p = q + 17;
+			} else {
+				sbuf_adds(html, "<a href=\"#");
+				p += 10;
+			}
+		} else if (!strncmp(p, "<code>since ", 12)) {
+			sbuf_adds(html, "<code class=\"since\">since ");
+			p += 12;
+		} else if (!strncmp(p, "<table>", 7)) {
+			sbuf_adds(html, "<div class=\"table-wrap\"><table>");
+			p += 7;
+		} else if (!strncmp(p, "</table>", 8)) {
+			sbuf_adds(html, "</table></div>");
+			p += 8;
+		} else {
+			const char *q = strchr(p + 1, '<');
+			size_t len = q ? (size_t)(q - p) : strlen(p);
+			sbuf_add(html, p, len);
+			p += len;
+		}
+	}
+	free(out);
+	for (size_t i = 0; i < nslugs; i++)
+		sbuf_release(&slugs[i]);
+	free(slugs);
+	md->node_free(doc);
+	md->parser_free(parser);
+	return 0;
+}
+
+/* ---- navigation ---- */
+
+static void rel_root(struct sbuf *sb, const char *path)
+{
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			sbuf_adds(sb, "../");
+}
+
+static const char *const nav_sections[] = { "Guide", "Reference", "Syscalls", "Structs", "Lessons" };
+
+static void nav_html(struct sbuf *sb, const struct site_page *pages, size_t n, const struct site_page *cur,
+		     const char *root)
+{
+	sbuf_addf(sb, "<ul class=\"nav-top\"><li><a href=\"%sindex.html\"%s>Home</a></li></ul>\n", root,
+		  cur->section && !*cur->section ? " aria-current=\"page\"" : "");
+	for (size_t s = 0; s < ARRAY_SIZE(nav_sections); s++) {
+		bool any = false, open = s < 2;
+		for (size_t i = 0; i < n; i++)
+			if (pages[i].markdown && pages[i].section && !strcmp(pages[i].section, nav_sections[s])) {
+				any = true;
+				open |= &pages[i] == cur;
+			}
+		if (!any)
+			continue;
+		sbuf_addf(sb, "<details%s><summary>%s</summary><ul>\n", open ? " open" : "", nav_sections[s]);
+		for (size_t i = 0; i < n; i++) {
+			const struct site_page *p = &pages[i];
+			if (!p->markdown || !p->section || strcmp(p->section, nav_sections[s]))
+				continue;
+			sbuf_addf(sb, "<li><a href=\"%s", root);
+			struct sbuf u = SBUF_INIT;
+			site_html_path(&u, p->path);
+			html_escape(sb, u.buf);
+			sbuf_release(&u);
+			sbuf_addf(sb, "\"%s>", p == cur ? " aria-current=\"page\"" : "");
+			html_escape(sb, p->title);
+			sbuf_adds(sb, "</a></li>\n");
+		}
+		sbuf_adds(sb, "</ul></details>\n");
+	}
+}
+
+static void crumbs_html(struct sbuf *sb, const struct site_page *cur, const char *root)
+{
+	sbuf_addf(sb, "<a href=\"%sindex.html\">Home</a>", root);
+	if (!cur->section || !*cur->section)
+		return;
+	const char *sec = cur->section;
+	if (!strcmp(sec, "Syscalls") || !strcmp(sec, "Structs"))
+		sbuf_addf(sb, " › <a href=\"%sreference/index.html\">Reference</a> › <a href=\"%sreference/index.html#%s\">%s</a>",
+			  root, root, !strcmp(sec, "Syscalls") ? "syscalls" : "structs", sec);
+	else if (!strcmp(sec, "Reference"))
+		sbuf_addf(sb, " › <a href=\"%sreference/index.html\">Reference</a>", root);
+	else
+		sbuf_addf(sb, " › %s", sec);
+	sbuf_adds(sb, " › <span aria-current=\"page\">");
+	html_escape(sb, cur->title);
+	sbuf_adds(sb, "</span>");
+}
+
+/* Replaces {{key}} in the template. */
+static void fill(struct sbuf *out, const char *tpl, const char *const *keys, const char *const *vals, size_t n)
+{
+	for (const char *p = tpl; *p;) {
+		if (p[0] == '{' && p[1] == '{') {
+			bool done = false;
+			for (size_t k = 0; k < n && !done; k++) {
+				size_t kl = strlen(keys[k]);
+				if (!strncmp(p + 2, keys[k], kl) && !strncmp(p + 2 + kl, "}}", 2)) {
+					sbuf_adds(out, vals[k]);
+					p += 4 + kl;
+					done = true;
+				}
+			}
+			if (done)
+				continue;
+		}
+		sbuf_addch(out, *p++);
+	}
+}
+
+static int read_asset(const char *dir, const char *name, char **text, size_t *len)
+{
+	struct sbuf p = SBUF_INIT;
+	sbuf_addf(&p, "%s/%s", dir, name);
+	int r = read_file_max(p.buf, ASSET_MAX, text, len);
+	if (r)
+		err("cannot read '%s': %m", p.buf);
+	sbuf_release(&p);
+	return r;
+}
+
+static int swap_into_place(const char *tmp, const char *out)
+{
+	struct stat stt;
+	if (lstat(out, &stt) == 0) {
+		struct sbuf marker = SBUF_INIT;
+		sbuf_addf(&marker, "%s/" SITE_MARKER, out);
+		bool ours = S_ISDIR(stt.st_mode) && access(marker.buf, F_OK) == 0;
+		bool empty = false;
+		if (S_ISDIR(stt.st_mode) && !ours)
+			empty = rmdir(out) == 0;
+		sbuf_release(&marker);
+		if (!ours && !empty)
+			return err("'%s' exists and is not a site xsc built; refusing to replace it", out);
+		if (ours) {
+			if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_EXCHANGE) == 0) {
+				remove_tree(tmp); /* now the old site */
+				return 0;
+			}
+			struct sbuf old = SBUF_INIT;
+			sbuf_addf(&old, "%s.old", tmp);
+			if (rename(out, old.buf)) {
+				sbuf_release(&old);
+				return err("cannot move the old site '%s' away: %m", out);
+			}
+			int r = rename(tmp, out) ? err("cannot rename '%s' to '%s': %m", tmp, out) : 0;
+			remove_tree(old.buf);
+			sbuf_release(&old);
+			return r;
+		}
+	}
+	if (rename(tmp, out))
+		return err("cannot rename '%s' to '%s': %m", tmp, out);
+	return 0;
+}
+
+int site_build(const char *out_dir, const char *assets_dir, const struct site_page *pages, size_t n,
+	       struct site_stats *st)
+{
+	const struct mdlib *md = mdlib_get();
+	if (!md)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	char *tpl = NULL, *css = NULL, *js = NULL;
+	size_t tpl_len, css_len, js_len;
+	if (read_asset(assets_dir, "template.html", &tpl, &tpl_len) || read_asset(assets_dir, "xsc.css", &css, &css_len) ||
+	    read_asset(assets_dir, "xsc.js", &js, &js_len)) {
+		free(tpl), free(css), free(js);
+		return -1;
+	}
+	struct sbuf tmp = SBUF_INIT;
+	{
+		struct sbuf o = SBUF_INIT;
+		sbuf_adds(&o, out_dir);
+		while (o.len > 1 && o.buf[o.len - 1] == '/')
+			o.buf[--o.len] = 0;
+		char *slash = strrchr(o.buf, '/');
+		if (slash)
+			sbuf_addf(&tmp, "%.*s/.%s.tmp.%ld", (int)(slash - o.buf), o.buf, slash + 1, (long)getpid());
+		else
+			sbuf_addf(&tmp, ".%s.tmp.%ld", o.buf, (long)getpid());
+		if (slash && slash != o.buf) {
+			*slash = 0;
+			int r = mkdirs(o.buf);
+			*slash = '/';
+			if (r) {
+				sbuf_release(&o);
+				sbuf_release(&tmp);
+				free(tpl), free(css), free(js);
+				return -1;
+			}
+		}
+		sbuf_release(&o);
+	}
+	remove_tree(tmp.buf);
+	int r = mkdirs(tmp.buf);
+	struct render rd = { .md = md, .search = SBUF_INIT };
+	r = r ? r : write_file(tmp.buf, SITE_MARKER, "xsc site\n", 9, NULL);
+	r = r ? r : write_file(tmp.buf, "assets/xsc.css", css, css_len, st);
+	r = r ? r : write_file(tmp.buf, "assets/xsc.js", js, js_len, st);
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct site_page *pg = &pages[i];
+		if (!pg->markdown) {
+			r = write_file(tmp.buf, pg->path, pg->text, pg->len, st);
+			continue;
+		}
+		struct sbuf url = SBUF_INIT, root = SBUF_INIT, body = SBUF_INIT, nav = SBUF_INIT, crumbs = SBUF_INIT,
+			    title = SBUF_INIT, page = SBUF_INIT;
+		site_html_path(&url, pg->path);
+		rel_root(&root, pg->path);
+		render_page(&rd, pg, url.buf, &body);
+		nav_html(&nav, pages, n, pg, root.buf);
+		crumbs_html(&crumbs, pg, root.buf);
+		html_escape(&title, pg->title);
+		const char *keys[] = { "title", "root", "nav", "crumbs", "content" };
+		const char *vals[] = { title.buf, root.buf, nav.buf, crumbs.buf, body.buf };
+		fill(&page, tpl, keys, vals, ARRAY_SIZE(keys));
+		r = write_file(tmp.buf, url.buf, page.buf, page.len, st);
+		st->pages++;
+		sbuf_release(&url), sbuf_release(&root), sbuf_release(&body), sbuf_release(&nav);
+		sbuf_release(&crumbs), sbuf_release(&title), sbuf_release(&page);
+	}
+	if (!r) {
+		struct sbuf idx = SBUF_INIT;
+		sbuf_adds(&idx, "/* generated by xsc site: [name, kind, page, url relative to the site root] */\n"
+				"window.XSC_SEARCH = [");
+		sbuf_add(&idx, rd.search.buf, rd.search.len);
+		sbuf_adds(&idx, "\n];\n");
+		st->index_entries = rd.nentries;
+		r = write_file(tmp.buf, "assets/search-index.js", idx.buf, idx.len, st);
+		sbuf_release(&idx);
+	}
+	if (!r)
+		r = swap_into_place(tmp.buf, out_dir);
+	if (r)
+		remove_tree(tmp.buf);
+	ids_reset(&rd);
+	free(rd.ids);
+	sbuf_release(&rd.search);
+	sbuf_release(&tmp);
+	free(tpl), free(css), free(js);
+	return r;
+}
+
+int site_render_man(const char *text, size_t len, const char *name, const char *date, struct sbuf *out)
+{
+	const struct mdlib *md = mdlib_get();
+	if (!md)
+		return -1;
+	cmark_parser *parser;
+	cmark_node *doc = md_parse(md, text, len, &parser);
+	char *man = md->render_man(doc, CMARK_OPT_DEFAULT, 0);
+	sbuf_addf(out, ".TH \"%s\" \"1\" \"%s\" \"xsc\" \"User Commands\"\n", name, date);
+	sbuf_adds(out, man);
+	free(man);
+	md->node_free(doc);
+	md->parser_free(parser);
+	return 0;
+}

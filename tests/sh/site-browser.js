@@ -1,0 +1,84 @@
+// Loads every page of a built site in headless Chromium from file:// and checks: no console
+// errors or page errors, no request leaves file://, the search finds openat2 and
+// RESOLVE_CACHED, the dark-mode toggle switches the colours. Screenshots go to argv[3].
+const { chromium } = require(process.env.PW_MODULE || 'playwright-core');
+const fs = require('fs'), path = require('path');
+const site = path.resolve(process.argv[2]), shots = path.resolve(process.argv[3]);
+
+function pages(dir) {
+  let out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out = out.concat(pages(p));
+    else if (e.name.endsWith('.html')) out.push(p);
+  }
+  return out.sort();
+}
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--no-first-run'] });
+  const ctx = await browser.newContext({ colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  let current = '';
+  page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${current}: console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', e => problems.push(`${current}: page error: ${e.message}`));
+  page.on('request', r => { if (!r.url().startsWith('file://')) problems.push(`${current}: request to ${r.url()}`); });
+  page.on('requestfailed', r => problems.push(`${current}: failed to load ${r.url()}`));
+  const all = pages(site);
+  for (const p of all) {
+    current = path.relative(site, p);
+    await page.goto('file://' + p, { waitUntil: 'load' });
+  }
+  const fail = m => { problems.push(m); };
+
+  // search from the home page
+  current = 'index.html';
+  await page.goto('file://' + path.join(site, 'index.html'));
+  for (const [q, want] of [['openat2', 'reference/syscalls/openat2.html'], ['RESOLVE_CACHED', 'reference/syscalls/openat2.html#flag-RESOLVE_CACHED']]) {
+    await page.fill('#search', q);
+    const first = await page.$eval('#search-results li a', a => a.getAttribute('href')).catch(() => null);
+    if (first !== want) fail(`search '${q}': first hit ${first}, want ${want}`);
+    if (await page.$eval('#search-results', e => e.hidden)) fail(`search '${q}': results hidden`);
+  }
+  await page.screenshot({ path: path.join(shots, 'site-search.png') });
+  // follow the RESOLVE_CACHED hit: the anchor exists and is the target
+  await page.fill('#search', 'RESOLVE_CACHED');
+  await page.press('#search', 'Enter');
+  await page.waitForLoadState('load');
+  if (!page.url().endsWith('openat2.html#flag-RESOLVE_CACHED')) fail(`Enter went to ${page.url()}`);
+  const target = await page.evaluate(() => document.querySelector(':target') && document.querySelector(':target').id);
+  if (target !== 'flag-RESOLVE_CACHED') fail(`:target is ${target}`);
+  await page.screenshot({ path: path.join(shots, 'site-openat2-light.png') });
+
+  // dark mode: the toggle flips the background and survives a reload
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = await bg();
+  await page.click('#theme-toggle');
+  const dark = await bg();
+  if (light === dark) fail(`toggle did not change the background (${light})`);
+  if (await page.evaluate(() => document.documentElement.getAttribute('data-theme')) !== 'dark') fail('toggle did not set data-theme=dark');
+  await page.screenshot({ path: path.join(shots, 'site-openat2-dark.png') });
+  await page.reload();
+  if (await bg() !== dark) fail('the dark theme did not persist across a reload');
+  await page.click('#theme-toggle');
+  if (await bg() !== light) fail('toggling back did not restore the light theme');
+
+  // following the system: a dark-scheme context starts dark without a click
+  const ctx2 = await browser.newContext({ colorScheme: 'dark' });
+  const p2 = await ctx2.newPage();
+  await p2.goto('file://' + path.join(site, 'reference/structs/open_how.html'));
+  const sys = await p2.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  if (sys === light) fail('prefers-color-scheme: dark is not followed');
+  await p2.screenshot({ path: path.join(shots, 'site-open_how-system-dark.png') });
+  // print styles hide the navigation
+  await p2.emulateMedia({ media: 'print' });
+  if (await p2.evaluate(() => getComputedStyle(document.querySelector('nav.side')).display) !== 'none') fail('print shows the navigation');
+
+  await browser.close();
+  for (const p of problems.slice(0, 40)) console.log(p);
+  console.log(`${all.length} pages loaded, ${problems.length} problems`);
+  process.exit(problems.length ? 1 : 0);
+})().catch(e => { console.log(String(e && e.stack || e)); process.exit(1); });
