@@ -1,0 +1,160 @@
+/* demo: run a teaching demo (teach/demo.h) in a scratch session, narrated. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/kver.h"
+#include "teach/demo.h"
+#include "teach/transcript.h"
+#include "base/banned.h"
+
+static void print_lines(struct out *o, const char *prefix, const char *text)
+{
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		out_text(o, "%s%.*s\n", prefix, (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+/* Runs one command in the scratch session, its output (and errors) caught. */
+static int run_step(struct session *sub, const char *cmd, struct sbuf *output)
+{
+	struct capture cap;
+	if (capture_begin(&cap) < 0)
+		return -1;
+	int r = session_run_line(sub, cmd);
+	struct sbuf errs = SBUF_INIT;
+	capture_end(&cap, output, &errs);
+	sbuf_add(output, errs.buf, errs.len);
+	sbuf_release(&errs);
+	return r;
+}
+
+static int list_demos(struct out *o)
+{
+	out_arr(o, NULL);
+	for (const struct demo *d = demos; d->name; d++) {
+		out_text(o, "  %-16s %s\n", d->name, d->title);
+		out_obj(o, NULL);
+		out_str(o, "name", d->name);
+		out_str(o, "title", d->title);
+		out_end(o);
+	}
+	out_end(o);
+	out_text(o, "run one with 'demo NAME' (--sim VERSION: simulated instead of live calls)\n");
+	return 0;
+}
+
+int cmd_demo(struct session *s, int argc, char **argv)
+{
+	struct demo_opts opts = { 0, s->timeout_ms, false };
+	const char *name = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--sim") && i + 1 < argc) {
+			uint32_t v;
+			if (kver_parse(argv[++i], &v, 0) < 0)
+				return err("demo: '%s' is not a kernel version such as 6.18", argv[i]);
+			opts.sim_kv = kver_release(v);
+		} else if (!strcmp(argv[i], "--verbose")) {
+			opts.verbose = true;
+		} else if (argv[i][0] != '-' && !name) {
+			name = argv[i];
+		} else {
+			return command_usage(command_find("demo"));
+		}
+	}
+	struct out *o = &s->out;
+	if (!name)
+		return list_demos(o);
+	const struct demo *d = demo_find(name);
+	if (!d) {
+		struct suggest sg = SUGGEST_INIT(name);
+		for (const struct demo *k = demos; k->name; k++)
+			suggest_add(&sg, k->name);
+		const char *best = suggest_best(&sg, 4);
+		return best ? err("no demo named '%s' (did you mean '%s'?)", name, best)
+			    : err("no demo named '%s'; 'demo' lists them", name);
+	}
+	if (s->no_effects)
+		return err("'demo' is disabled in this session");
+	struct session sub;
+	session_init(&sub);
+	sub.cat = s->cat; /* borrowed: released below before session_release */
+	sub.data_dir = s->data_dir;
+	sub.timeout_ms = s->timeout_ms;
+	sub.color = COLOR_NEVER;
+	sub.keep_going = true;
+	char kv[16];
+	struct sbuf live = SBUF_INIT;
+	if (opts.sim_kv)
+		sbuf_addf(&live, "target sim %s", kver_str(opts.sim_kv, kv));
+	int result = 0;
+	out_text(o, "%s== demo %s: %s ==%s\n", out_color(o, OC_BOLD), d->name, d->title, out_color(o, OC_RESET));
+	if (opts.sim_kv)
+		out_text(o, "(--sim %s: calls meant for the running kernel go to a simulated %s kernel)\n", kv, kv);
+	out_obj(o, NULL);
+	out_str(o, "demo", d->name);
+	out_str(o, "title", d->title);
+	if (opts.sim_kv)
+		out_str(o, "sim", kv);
+	else
+		out_null(o, "sim");
+	out_arr(o, "steps");
+	struct demo_result res;
+	demo_result_init(&res);
+	for (const struct demo_step *st = d->steps; st->kind || st->text || st->fn; st++) {
+		if (st->kind == DS_SAY) {
+			out_text(o, "\n");
+			print_lines(o, "# ", st->text);
+			out_obj(o, NULL);
+			out_str(o, "say", st->text);
+			out_end(o);
+		} else if (st->kind == DS_RUN || st->kind == DS_LIVE_RUN) {
+			const char *cmd = st->text;
+			if (opts.sim_kv && !strcmp(cmd, "target live"))
+				cmd = live.buf;
+			out_obj(o, NULL);
+			out_str(o, "command", cmd);
+			if (opts.sim_kv && st->kind == DS_LIVE_RUN) {
+				out_text(o, "xsc> %s\n(skipped: it asks the running kernel, and --sim is on)\n", cmd);
+				out_bool(o, "skipped", true);
+				out_end(o);
+				continue;
+			}
+			struct sbuf output = SBUF_INIT;
+			int r = run_step(&sub, cmd, &output);
+			out_text(o, "xsc> %s\n", cmd);
+			out_puts(o, output.buf);
+			out_str(o, "output", output.buf);
+			out_bool(o, "ok", r == 0);
+			out_end(o);
+			if (r && !result)
+				result = -1;
+			sbuf_release(&output);
+		} else {
+			size_t before = res.text.len;
+			int r = st->fn(s->cat, &opts, &res);
+			if (r && !result)
+				result = -1;
+			out_text(o, "\n");
+			print_lines(o, "  ", res.text.buf + before);
+			out_obj(o, NULL);
+			out_str(o, "result", res.text.buf + before);
+			out_end(o);
+		}
+	}
+	out_end(o);
+	out_obj(o, "facts");
+	for (size_t i = 0; i < res.nfacts; i++)
+		out_u64(o, res.facts[i].key, res.facts[i].value);
+	out_end(o);
+	out_end(o);
+	demo_result_release(&res);
+	sbuf_release(&live);
+	sub.cat = NULL;
+	session_release(&sub);
+	if (result)
+		return err("demo %s: a step failed (see above)", d->name);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* struct new: start designing a struct (teach/design.h). Also the helpers the other design
+ * commands (field, flagset, flag, version, syscall, export) share. */
+#include <string.h>
+#include "cmd/commands.h"
+#include "model/kver.h"
+#include "teach/design.h"
+#include "base/banned.h"
+
+struct design *session_design(struct session *s)
+{
+	if (!s->design)
+		s->design = design_new();
+	return s->design;
+}
+
+int parse_since(const char *text, uint32_t *v)
+{
+	if (kver_parse(text, v, 0) < 0)
+		return err("'%s' is not a kernel version such as 6.18 or 7.0", text);
+	return 0;
+}
+
+int cmd_struct(struct session *s, int argc, char **argv)
+{
+	uint32_t since = 0;
+	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "since")))
+		return command_usage(command_find("struct"));
+	if (strcmp(argv[1], "new"))
+		return command_usage(command_find("struct"));
+	if (argc == 5 && parse_since(argv[4], &since) < 0)
+		return -1;
+	if (design_struct_new(session_design(s), s->cat, argv[2], since) < 0)
+		return -1;
+	out_text(&s->out, "designing struct %s: add fields with 'field add TYPE NAME', publish sizes with 'version add SIZE SINCE'\n",
+		 argv[2]);
+	return 0;
+}

@@ -1,0 +1,98 @@
+#include "teach/transcript.h"
+#include <string.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/banned.h"
+
+int capture_begin(struct capture *c)
+{
+	fflush(stdout);
+	fflush(stderr);
+	c->out = tmpfile();
+	c->err = tmpfile();
+	c->saved_out = dup(STDOUT_FILENO);
+	c->saved_err = dup(STDERR_FILENO);
+	if (!c->out || !c->err || c->saved_out < 0 || c->saved_err < 0 ||
+	    dup2(fileno(c->out), STDOUT_FILENO) < 0 || dup2(fileno(c->err), STDERR_FILENO) < 0) {
+		if (c->saved_out >= 0) {
+			dup2(c->saved_out, STDOUT_FILENO);
+			close(c->saved_out);
+		}
+		if (c->saved_err >= 0) {
+			dup2(c->saved_err, STDERR_FILENO);
+			close(c->saved_err);
+		}
+		if (c->out)
+			fclose(c->out);
+		if (c->err)
+			fclose(c->err);
+		return err("cannot capture the output: %m");
+	}
+	return 0;
+}
+
+static void slurp(FILE *fp, struct sbuf *sb)
+{
+	char buf[4096];
+	size_t n;
+	rewind(fp);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		if (sb)
+			sbuf_add(sb, buf, n);
+	fclose(fp);
+}
+
+void capture_end(struct capture *c, struct sbuf *out, struct sbuf *err)
+{
+	fflush(stdout);
+	fflush(stderr);
+	dup2(c->saved_out, STDOUT_FILENO);
+	dup2(c->saved_err, STDERR_FILENO);
+	close(c->saved_out);
+	close(c->saved_err);
+	slurp(c->out, out);
+	slurp(c->err, err);
+}
+
+void transcript_start(struct sbuf *md)
+{
+	sbuf_adds(md, "# xsc session\n\nEvery command of the session, then what it printed.\n");
+}
+
+/* A fence longer than any run of backticks in text. */
+static void fenced(struct sbuf *md, const char *info, const char *text)
+{
+	size_t run = 0, best = 2;
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	size_t n = strlen(text);
+	sbuf_addch(md, '\n');
+	for (size_t i = 0; i <= best; i++)
+		sbuf_addch(md, '`');
+	sbuf_addf(md, "%s\n%s%s", info, text, n && text[n - 1] != '\n' ? "\n" : "");
+	for (size_t i = 0; i <= best; i++)
+		sbuf_addch(md, '`');
+	sbuf_addch(md, '\n');
+}
+
+void transcript_add(struct sbuf *md, const char *command, const char *out, const char *err, int result)
+{
+	const char *b = command, *e = command + strlen(command);
+	while (*b == ' ' || *b == '\t')
+		b++;
+	while (e > b && strchr(" \t\r\n", e[-1]))
+		e--;
+	struct sbuf cmd = SBUF_INIT;
+	sbuf_add(&cmd, b, (size_t)(e - b));
+	fenced(md, "xsc", cmd.buf);
+	if (*out)
+		fenced(md, "text", out);
+	if (*err)
+		fenced(md, "text", err);
+	if (result)
+		sbuf_addf(md, "\n(the command failed%s)\n", result == -2 ? ": usage" : "");
+	sbuf_release(&cmd);
+}

@@ -1,0 +1,16 @@
+# --transcript FILE.md and 'transcript FILE.md' record commands and their outputs as Markdown
+set -u
+fail=0
+"$XSC" --data "$top/data" --transcript t.md -c 'new openat2; size 32; dump; nosuch' >out 2>err
+[ $? = 2 ] || { echo "FAIL exit status"; fail=1; }
+grep -q '^new openat2$' t.md && grep -q '^open_how: struct open_how, 24 bytes' t.md && grep -q "unknown command 'nosuch'" t.md ||
+	{ echo "FAIL transcript content"; cat t.md; fail=1; }
+grep -q '^```xsc$' t.md || { echo "FAIL fences"; fail=1; }
+# the output still reaches the terminal
+grep -q '^open_how: struct open_how' out || { echo "FAIL stdout"; fail=1; }
+ls | grep -q 't.md.tmp' && { echo "FAIL temporary file left"; fail=1; }
+printf 'new clone3\ntranscript u.md\nsize VER1\ntranscript off\nsize VER0\n' | "$XSC" --data "$top/data" >/dev/null 2>&1
+grep -q '^size VER1$' u.md && ! grep -q 'VER0' u.md && ! grep -q 'new clone3' u.md || { echo "FAIL transcript command"; cat u.md; fail=1; }
+"$XSC" --data "$top/data" --transcript /proc/nope/t.md -c 'list' >/dev/null 2>e && { echo "FAIL unwritable"; fail=1; }
+grep -q "cannot write the transcript" e || { echo "FAIL message"; cat e; fail=1; }
+exit $fail
