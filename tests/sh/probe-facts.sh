@@ -1,0 +1,27 @@
+# probe --json --no-cache on the running kernel: the document has DESIGN §4's shape
+# ({kernel, syscalls: [{name, available, kernel_size, kernel_size_by, flags: {FIELD:
+# {supported, unsupported, unknown_bits_accepted}}, bitmap, syscalls_issued, elapsed_us}]}),
+# the bitmap says bit for bit what the answers say, the three ways of sizing never disagree;
+# on 6.18.x the answers equal kernel-facts.md (§21 sizes, Landlock ABI 7 / errata 7,
+# io_uring last_op 62, UFFD features 0x1ffff, the flag scans of "Live measurements on 6.18").
+# Other kernels: the shape is checked, then skip (the values are facts of 6.18).
+set -u
+[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
+d=$(mktemp -d) && cd "$d" || exit 1
+trap 'rm -rf "$d"' EXIT
+export XDG_CACHE_HOME=$d/cache
+"$XSC" --data "$top/data" probe --json --no-cache >probe.json 2>probe.err
+rc=$?
+[ $rc -eq 0 ] || { echo "probe --json --no-cache exited $rc"; cat probe.err; exit 1; }
+[ -s probe.err ] && { echo "probe wrote to stderr:"; cat probe.err; }
+[ -e "$XDG_CACHE_HOME/xsc/probe.json" ] && { echo "--no-cache wrote the cache"; exit 1; }
+case $(uname -r) in
+6.18.*)
+	python3 "$top/tests/probe/facts.py" probe.json "$top/data" --facts || exit 1
+	echo "probe agrees with kernel-facts on $(uname -r)" ;;
+*)
+	python3 "$top/tests/probe/facts.py" probe.json "$top/data" || exit 1
+	echo "shape ok; kernel $(uname -r) is not 6.18.x, whose facts the values are"
+	exit 77 ;;
+esac
