@@ -17,6 +17,11 @@ CFLAGS  ?= -O2 -g
 PKGS    := readline jansson
 # Debian packages the build and the tests need (pkg-config names above come from these).
 DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux libbpf-dev
+# uapi headers (cli/headers/): libcurl and libclang are dlopen'ed; only their headers are built against
+DEB_PKGS += libcurl4-openssl-dev libclang-dev python3
+# docs: cmark-gfm is loaded with dlopen on first use (cli/docs/md.c), never linked; chromium and
+# man-db run the site and man-page tests
+DEB_PKGS += libcmark-gfm-dev libcmark-gfm-extensions-dev chromium man-db
 
 ifeq ($(SANITIZE),1)
 BUILD   ?= build/asan
@@ -40,14 +45,26 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Extra flags and libraries for one unit test: TEST_CFLAGS_<name>, TEST_LIBS_<name>.
 TEST_CFLAGS_test_layout = $(shell pkg-config --cflags libbpf 2>/dev/null)
 TEST_LIBS_test_layout   = $(shell pkg-config --libs libbpf 2>/dev/null)
+# cli/headers/header.c compiles against clang-c/Index.h (libclang-dev); libclang is dlopen'ed
+CLANG_INCDIR := $(shell llvm-config --includedir 2>/dev/null || llvm-config-14 --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
+$(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 
-.PHONY: all build run test check deps install uninstall clean bench
+.PHONY: all build run test check deps install uninstall clean bench fuzz lint dist
+
+# Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
+# driver built with the normal compiler that runs the regression corpus in make test.
+FUZZ_SRCS    := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_NAMES   := $(FUZZ_SRCS:fuzz/%.c=%)
+REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
+FUZZ_SECONDS ?= 60
+FUZZ_PKGS    := clang libclang-rt-14-dev
+VERSION      := 0.1
 .DEFAULT_GOAL := all
 
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS)
+build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS)
 
 $(BUILD)/xsc: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -56,7 +73,7 @@ $(BUILD)/libxsc-core.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The C API (kernel/sys_features.h) and what it stands on; link with -ljansson.
+# The C API (<xsc/sys_features.h> in cli/kernel/include) and what it stands on; link with -ljansson.
 API_OBJS := $(filter $(BUILD)/cli/base/% $(BUILD)/cli/model/% $(BUILD)/cli/kernel/%,$(LIB_OBJS))
 $(BUILD)/libxsc.a: $(API_OBJS)
 	@rm -f $@
@@ -69,6 +86,25 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -Itests/unit $(PKG_CFLAGS) $(TEST_CFLAGS_$*) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libxsc-core.a $(PKG_LIBS) $(TEST_LIBS_$*)
+
+$(BUILD)/fuzz/replay_%: fuzz/%.c fuzz/replay.c $(BUILD)/libxsc-core.a
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ fuzz/$*.c fuzz/replay.c $(BUILD)/libxsc-core.a $(PKG_LIBS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
+	@$(MAKE) --no-print-directory BUILD=build/fuzzlib CC=clang SANITIZE= \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzzlib/libxsc-core.a
+	@mkdir -p build/fuzz
+	@for t in $(FUZZ_NAMES); do \
+		clang $(XCFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build/fuzz/$$t \
+			fuzz/$$t.c build/fuzzlib/libxsc-core.a $(PKG_LIBS) || exit 1; \
+		mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes/$$t; \
+		echo "== $$t ($(FUZZ_SECONDS) s)"; \
+		XSC_DATA=data XDG_CACHE_HOME=build/fuzz/cache build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$$t/ -max_len=65536 \
+			build/fuzz/corpus/$$t fuzz/corpus/$$t 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Test unit written' ; \
+	done
 
 # Installs what is missing; does nothing when everything is present.
 deps:
@@ -91,8 +127,22 @@ run: all
 test: all
 	@BUILD=$(BUILD) sh tests/run.sh
 
+# The suite under AddressSanitizer + UBSan, then valgrind over a session using every command.
 check:
 	@$(MAKE) --no-print-directory test SANITIZE=1
+	@$(MAKE) --no-print-directory build
+	@sh tests/valgrind.sh $(BUILD)/xsc
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr --std=c11 \
+		-D_GNU_SOURCE -Icli --suppress=missingIncludeSystem cli fuzz
+	clang-tidy --quiet --checks='-*,clang-analyzer-*,-clang-analyzer-security.insecureAPI.*' \
+		$(SRCS) -- $(XCFLAGS) -I$(CLANG_INCDIR) $(PKG_CFLAGS) 2>/dev/null | grep -E 'warning:|error:' && exit 1 || true
+
+dist:
+	@mkdir -p build
+	git archive --prefix=xsc-$(VERSION)/ -o build/xsc-$(VERSION).tar.gz HEAD
+	@echo build/xsc-$(VERSION).tar.gz
 
 bench: all
 	@BUILD=$(BUILD) sh bench/run.sh
@@ -102,13 +152,41 @@ install: all
 	install -m 755 $(BUILD)/xsc $(DESTDIR)$(BINDIR)/xsc
 	install -m 644 data/*.json $(DESTDIR)$(DATADIR)/data/
 	install -m 644 $(BUILD)/libxsc.a $(DESTDIR)$(LIBDIR)/libxsc.a
-	install -m 644 cli/kernel/sys_features.h $(DESTDIR)$(INCDIR)/xsc/sys_features.h
+	install -m 644 cli/kernel/include/xsc/sys_features.h $(DESTDIR)$(INCDIR)/xsc/sys_features.h
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/site $(DESTDIR)$(DATADIR)/docs/guide
+	install -m 644 $(BUILD)/xsc.1 $(DESTDIR)$(MANDIR)/man1/xsc.1
+	install -m 644 $(BUILD)/xsc.bash $(DESTDIR)$(BASHCOMPDIR)/xsc
+	install -m 644 site/template.html site/xsc.css site/xsc.js $(DESTDIR)$(DATADIR)/site/
+	install -m 644 docs/guide/*.md $(DESTDIR)$(DATADIR)/docs/guide/
+	install -d $(DESTDIR)$(DATADIR)/docs/lessons
+	install -m 644 docs/lessons/*.md $(DESTDIR)$(DATADIR)/docs/lessons/
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	printf 'prefix=%s\nlibdir=%s\nincludedir=%s\n\nName: xsc\nDescription: userspace sys_features: what the running kernel supports\nVersion: %s\nRequires.private: jansson\nLibs: -L$${libdir} -lxsc -ljansson\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(LIBDIR)' '$(INCDIR)' '$(VERSION)' >$(DESTDIR)$(LIBDIR)/pkgconfig/xsc.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/xsc $(DESTDIR)$(LIBDIR)/libxsc.a
+	rm -f $(DESTDIR)$(BINDIR)/xsc $(DESTDIR)$(LIBDIR)/libxsc.a $(DESTDIR)$(LIBDIR)/pkgconfig/xsc.pc
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)/xsc
+	rm -f $(DESTDIR)$(MANDIR)/man1/xsc.1 $(DESTDIR)$(BASHCOMPDIR)/xsc
+
+# Documentation (issue 6): the reference in docs/reference, the site, the man page, completion.
+MANDIR      = $(PREFIX)/share/man
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+.PHONY: docs site man
+install: $(BUILD)/xsc.1 $(BUILD)/xsc.bash
+
+docs: all
+	$(BUILD)/xsc --data data docs -o docs/reference
+
+site: all
+	$(BUILD)/xsc --data data site -o build/site
+
+man: $(BUILD)/xsc.1 $(BUILD)/xsc.bash
+
+$(BUILD)/xsc.1 $(BUILD)/xsc.bash: $(BUILD)/xsc $(wildcard data/*.json)
+	$(BUILD)/xsc --data data docs --man $(BUILD)/xsc.1 --completion $(BUILD)/xsc.bash
 
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d)

@@ -22,6 +22,7 @@ static const char usage_text[] =
 	"  --keep-going       in scripts, go on after a failing command\n"
 	"  --timeout MS       how long a live call may take (default 2000)\n"
 	"  --unsafe           let live calls change things outside their sandbox\n"
+	"  --transcript FILE  record every command and its output in FILE (Markdown)\n"
 	"  -c CMDS            run commands separated by ';'\n"
 	"  -h, --help         this text; 'xsc help' lists the commands\n"
 	"  --version          the version\n"
@@ -44,7 +45,7 @@ static int run_script(struct session *s, const char *path)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT };
+	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT };
 	static const struct option opts[] = {
 		{ "data", required_argument, NULL, OPT_DATA },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "transcript", required_argument, NULL, OPT_TRANSCRIPT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session s;
@@ -80,6 +82,14 @@ int main(int argc, char **argv)
 			s.timeout_ms = (unsigned)ms;
 			break;
 		}
+		case OPT_TRANSCRIPT:
+			session_set_transcript(&s, optarg);
+			if (write_file_atomic(optarg, s.transcript.buf, s.transcript.len) < 0) {
+				err("cannot write the transcript '%s': %m", optarg);
+				session_release(&s);
+				return 1;
+			}
+			break;
 		case 'c': cmds = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
@@ -121,7 +131,11 @@ int main(int argc, char **argv)
 		bool *q = xcalloc((size_t)n + 1, sizeof(*q));
 		for (int i = 0; i < n; i++)
 			av[i] = xstrdup(argv[optind + i]);
-		r = command_run(&s, n, av);
+		struct sbuf text = SBUF_INIT;
+		for (int i = 0; i < n; i++)
+			sbuf_addf(&text, "%s%s", i ? " " : "", av[i]);
+		r = session_run_command(&s, n, av, text.buf);
+		sbuf_release(&text);
 		free_argv(n, av, q);
 	} else if (isatty(STDIN_FILENO)) {
 		r = repl_run(&s);

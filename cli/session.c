@@ -8,6 +8,8 @@
 #include "base/sbuf.h"
 #include "cmd/commands.h"
 #include "model/dataload.h"
+#include "teach/design.h"
+#include "teach/transcript.h"
 #include "base/banned.h"
 
 void session_init(struct session *s)
@@ -16,6 +18,7 @@ void session_init(struct session *s)
 	s->color = COLOR_AUTO;
 	s->timeout_ms = 2000;
 	outcome_init(&s->last);
+	sbuf_init(&s->transcript);
 }
 
 void session_release(struct session *s)
@@ -24,6 +27,10 @@ void session_release(struct session *s)
 		structbuf_free(s->bufs[i]);
 	free(s->bufs);
 	outcome_release(&s->last);
+	lesson_state_free(s->lesson);
+	design_free(s->design);
+	free(s->transcript_path);
+	sbuf_release(&s->transcript);
 	catalog_free(s->cat);
 	memset(s, 0, sizeof(*s));
 }
@@ -59,6 +66,60 @@ void session_add_buffer(struct session *s, struct structbuf *sb)
 	ALLOC_GROW(s->bufs, s->nbufs + 1, s->bufs_alloc);
 	s->bufs[s->nbufs++] = sb;
 	s->cur = sb;
+}
+
+const struct syscall *session_find_syscall(struct session *s, const char *name)
+{
+	const struct syscall *sc = s->cat ? catalog_find_syscall(s->cat, name) : NULL;
+	const struct catalog *d = design_catalog(s->design);
+	return sc ? sc : d ? catalog_find_syscall(d, name) : NULL;
+}
+
+const struct cstruct *session_find_struct(struct session *s, const char *name)
+{
+	const struct cstruct *st = s->cat ? catalog_find_struct(s->cat, name) : NULL;
+	const struct catalog *d = design_catalog(s->design);
+	return st ? st : d ? catalog_find_struct(d, name) : NULL;
+}
+
+const struct flagset *session_find_flagset(struct session *s, const char *name)
+{
+	const struct flagset *fs = s->cat ? catalog_find_flagset(s->cat, name) : NULL;
+	const struct catalog *d = design_catalog(s->design);
+	return fs ? fs : d ? catalog_find_flagset(d, name) : NULL;
+}
+
+void session_set_transcript(struct session *s, const char *path)
+{
+	free(s->transcript_path);
+	s->transcript_path = path ? xstrdup(path) : NULL;
+	sbuf_reset(&s->transcript);
+	if (path)
+		transcript_start(&s->transcript);
+}
+
+int session_run_command(struct session *s, int argc, char **argv, const char *text)
+{
+	struct capture cap;
+	bool record = s->transcript_path && strcmp(argv[0], "transcript");
+	if (record && capture_begin(&cap) < 0)
+		record = false;
+	int r = command_run(s, argc, argv);
+	if (record) {
+		struct sbuf out = SBUF_INIT, errs = SBUF_INIT;
+		capture_end(&cap, &out, &errs);
+		fwrite(out.buf, 1, out.len, stdout);
+		fflush(stdout);
+		fwrite(errs.buf, 1, errs.len, stderr);
+		transcript_add(&s->transcript, text, out.buf, errs.buf, r);
+		if (s->transcript_path && write_file_atomic(s->transcript_path, s->transcript.buf, s->transcript.len) < 0)
+			warning("cannot write the transcript '%s': %s", s->transcript_path, strerror(errno));
+		sbuf_release(&out);
+		sbuf_release(&errs);
+	}
+	if (s->lesson)
+		lesson_after_command(s, text, r);
+	return r;
 }
 
 bool session_arg_quoted(const struct session *s, int i)
@@ -154,9 +215,11 @@ int session_run_line(struct session *s, const char *line)
 			return -1;
 		int r = 0;
 		if (argc > 0) {
+			char *text = xstrndup(p, rest ? (size_t)(rest - 1 - p) : strlen(p));
 			s->quoted = quoted;
-			r = command_run(s, argc, argv);
+			r = session_run_command(s, argc, argv, text);
 			s->quoted = NULL;
+			free(text);
 		}
 		free_argv(argc > 0 ? argc : 0, argv, quoted);
 		if (r && !result)

@@ -19,6 +19,7 @@ struct session {
 	size_t nbufs, bufs_alloc;
 	struct structbuf *cur;
 	bool json, keep_going, quit;
+	bool no_effects;           /* fuzzing: refuse commands that call the kernel or write files */
 	bool unsafe;               /* --unsafe: live calls may change things outside the sandbox */
 	unsigned timeout_ms;       /* per live call */
 	/* where 'call' goes: the running kernel, or a simulated one */
@@ -32,6 +33,10 @@ struct session {
 	enum color_mode color;
 	struct out out;            /* set up for each command */
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */
+	struct design *design;     /* syscalls designed in this session (teach/design.h), or NULL */
+	char *transcript_path;     /* --transcript FILE.md: every command and its output, or NULL */
+	struct sbuf transcript;    /* the Markdown written so far */
+	struct lesson_state *lesson; /* the lesson in progress (cmd_lesson.c), or NULL */
 };
 
 void session_init(struct session *s);
@@ -41,6 +46,15 @@ const struct catalog *session_catalog(struct session *s);
 struct structbuf *session_find_buffer(struct session *s, const char *name);
 /* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
 void session_add_buffer(struct session *s, struct structbuf *sb);
+/* Catalogue lookups that also see the entries designed in this session (struct new …). */
+const struct syscall *session_find_syscall(struct session *s, const char *name);
+const struct cstruct *session_find_struct(struct session *s, const char *name);
+const struct flagset *session_find_flagset(struct session *s, const char *name);
+/* Runs one tokenized command (command_run), recording it in the transcript when one is
+ * kept and letting a lesson in progress check it. text is the command as typed. */
+int session_run_command(struct session *s, int argc, char **argv, const char *text);
+/* Starts (path) or stops (NULL) recording the session as Markdown. */
+void session_set_transcript(struct session *s, const char *path);
 /* Was argv[i] of the running command written in double quotes? */
 bool session_arg_quoted(const struct session *s, int i);
 

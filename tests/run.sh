@@ -5,6 +5,7 @@
 #   cli/*.xsc      golden transcripts: stdout+stderr and the exit status must equal cli/NAME.out
 #   catalog/*.json hostile catalogues (or catalog/*.sh printing one): must be refused with catalog/NAME.err
 #   sh/*.sh        shell tests: exit 0 pass, 77 skip, anything else fail
+#   fuzz corpus    fuzz/corpus/TARGET/* replayed through each libFuzzer target
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -67,6 +68,17 @@ for t in "$top"/tests/catalog/*.json "$top"/tests/catalog/*.sh; do
 	rc=$?
 	echo "exit $rc" >>"$tmp/err"
 	if diff -u "$base.err" "$tmp/err" >"$tmp/diff" 2>&1; then ok "$name"; else bad "$name" "$tmp/diff"; fi
+done
+
+# fuzz regression corpus: every input that ever mattered, replayed (fuzz/replay.c)
+for t in "$BUILD"/fuzz/replay_*; do
+	[ -x "$t" ] || continue
+	name=${t##*/replay_}
+	if XSC_DATA="$top/data" timeout 300 "$t" "$top/fuzz/corpus/$name" >"$tmp/fuzz.out" 2>&1; then
+		ok "fuzz/$name ($(tail -n 1 "$tmp/fuzz.out"))"
+	else
+		bad "fuzz/$name" "$tmp/fuzz.out"
+	fi
 done
 
 # shell tests

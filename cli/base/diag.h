@@ -4,6 +4,7 @@
  * line runs (diag_set_where). usage_err() is the same for usage errors and returns -2. */
 #ifndef XSC_DIAG_H
 #define XSC_DIAG_H
+#include <stdbool.h>
 #include "base/util.h"
 
 #define CMD_USAGE (-2)
@@ -12,6 +13,8 @@ int usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* file == NULL restores the plain "xsc" prefix. file is not copied. */
 void diag_set_where(const char *file, unsigned long line);
+/* Fuzzing: count errors but print nothing. */
+void diag_set_quiet(bool quiet);
 /* The number of errors reported so far (tests and batch mode use it). */
 unsigned long diag_error_count(void);
 #endif

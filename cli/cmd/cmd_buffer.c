@@ -19,8 +19,8 @@ int cmd_new(struct session *s, int argc, char **argv)
 	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "as")))
 		return command_usage(command_find("new"));
 	const struct catalog *c = s->cat;
-	const struct syscall *sc = catalog_find_syscall(c, argv[1]);
-	const struct cstruct *st = sc ? sc->st : catalog_find_struct(c, argv[1]);
+	const struct syscall *sc = session_find_syscall(s, argv[1]);
+	const struct cstruct *st = sc ? sc->st : session_find_struct(s, argv[1]);
 	if (sc && !st)
 		return err("'%s' takes no struct (kind %s); nothing to build", sc->name, sc->kind);
 	if (!st) {

@@ -137,7 +137,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 	}
 	if (i >= argc)
 		return command_usage(command_find("call"));
-	const struct syscall *sc = catalog_find_syscall(s->cat, argv[i]);
+	const struct syscall *sc = session_find_syscall(s, argv[i]);
 	if (!sc) {
 		struct suggest sg = SUGGEST_INIT(argv[i]);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)
@@ -146,6 +146,10 @@ int cmd_call(struct session *s, int argc, char **argv)
 		return best ? err("no syscall named '%s' (did you mean '%s'?)", argv[i], best)
 			    : err("no syscall named '%s'; 'list' shows them", argv[i]);
 	}
+	if (sc->designed && !s->sim)
+		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", sc->name);
+	if (s->no_effects && !s->sim)
+		return err("live calls are disabled in this session; 'target sim VERSION' still works");
 	struct structbuf *sb = buffer_for(s, sc);
 	struct buffer_lookup bl = { lookup, s };
 	struct call_plan plan;

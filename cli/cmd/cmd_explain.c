@@ -117,7 +117,7 @@ static int parse_tail(struct structbuf *b, const char *item)
 		return err("explain: cannot read '%s' (expected /* bytes A..B */ \"\\x..\")", item);
 	q = strchr(q, '"');
 	if (!q)
-		return err("explain: the tail bytes after '%.*s' are missing", (int)(q - item), item);
+		return err("explain: the tail bytes of '%s' are missing", item);
 	q++;
 	for (unsigned off = a; off <= z; off++) {
 		unsigned v;

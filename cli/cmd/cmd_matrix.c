@@ -19,7 +19,7 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 		return command_usage(command_find("matrix"));
 	if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "svg"))
 		return usage_err("matrix: --format takes text, md or svg, not '%s'", format);
-	const struct syscall *sc = catalog_find_syscall(s->cat, name);
+	const struct syscall *sc = session_find_syscall(s, name);
 	if (!sc) {
 		struct suggest sg = SUGGEST_INIT(name);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)

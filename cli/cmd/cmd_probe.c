@@ -99,6 +99,7 @@ static void print_report(struct out *o, const struct probe_report *r)
 	out_text(o, "%s%s%s", out_color(o, OC_BOLD), head.buf, out_color(o, OC_RESET));
 	sbuf_release(&head);
 
+	struct sbuf details = SBUF_INIT; /* printed after the headline */
 	out_obj(o, "flags");
 	for (size_t h = 0; h < nh; h++) {
 		unsigned yes = 0, total = 0;
@@ -138,11 +139,11 @@ static void print_report(struct out *o, const struct probe_report *r)
 		out_end(o);
 		out_text(o, "  %s %u/%u", hs[h], yes, total);
 		if (no.len)
-			out_text(o, "\n    %s: unsupported:%s", hs[h], no.buf);
+			sbuf_addf(&details, "    %s: unsupported:%s\n", hs[h], no.buf);
 		if (inc.len)
-			out_text(o, "\n    %s: inconclusive:%s", hs[h], inc.buf);
+			sbuf_addf(&details, "    %s: inconclusive:%s\n", hs[h], inc.buf);
 		if (drift.len)
-			out_text(o, "\n    %s: bits the catalogue does not know, accepted:%s", hs[h], drift.buf);
+			sbuf_addf(&details, "    %s: bits the catalogue does not know, accepted:%s\n", hs[h], drift.buf);
 		sbuf_release(&no);
 		sbuf_release(&inc);
 		sbuf_release(&drift);
@@ -150,7 +151,8 @@ static void print_report(struct out *o, const struct probe_report *r)
 	out_end(o);
 	if (r->why && r->available != ANS_YES)
 		out_text(o, "  (%s)", r->why);
-	out_text(o, "\n");
+	out_text(o, "\n%s", details.buf);
+	sbuf_release(&details);
 	out_obj(o, "queries");
 	for (size_t q = 0; q < r->nqueries; q++) {
 		if (r->queries[q].ok)
@@ -215,8 +217,10 @@ int cmd_probe(struct session *s, int argc, char **argv)
 	} else {
 		out_obj(o, NULL);
 		out_str(o, "kernel", run.kernel);
-		out_text(o, "Linux %s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)\n", run.kernel,
-			 run.nreports, run.calls, (unsigned long long)run.us);
+		out_text(o, "Linux %s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)%s\n", run.kernel,
+			 run.nreports, run.calls, (unsigned long long)run.us,
+			 run.cached ? "; answered from this boot's cache (--no-cache probes again)" : "");
+		out_bool(o, "cached", run.cached);
 		out_arr(o, "syscalls");
 		for (size_t i = 0; i < run.nreports; i++)
 			print_report(o, &run.reports[i]);

@@ -290,9 +290,9 @@ int cmd_show(struct session *s, int argc, char **argv)
 		return command_usage(command_find("show"));
 	const char *name = argv[argc - 1];
 	const struct catalog *c = s->cat;
-	const struct syscall *sc = !kind || !strcmp(kind, "syscall") ? catalog_find_syscall(c, name) : NULL;
-	const struct cstruct *st = !kind || !strcmp(kind, "struct") ? catalog_find_struct(c, name) : NULL;
-	const struct flagset *fs = !kind || !strcmp(kind, "flagset") ? catalog_find_flagset(c, name) : NULL;
+	const struct syscall *sc = !kind || !strcmp(kind, "syscall") ? session_find_syscall(s, name) : NULL;
+	const struct cstruct *st = !kind || !strcmp(kind, "struct") ? session_find_struct(s, name) : NULL;
+	const struct flagset *fs = !kind || !strcmp(kind, "flagset") ? session_find_flagset(s, name) : NULL;
 	if (sc)
 		show_syscall(&s->out, sc);
 	else if (st)

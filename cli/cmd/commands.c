@@ -101,12 +101,111 @@ const struct command commands[] = {
 	  "child; the report says how many calls were made and how long they took. Results are\n"
 	  "cached for this boot in $XDG_CACHE_HOME/xsc (--no-cache probes again). --format=c\n"
 	  "writes a header of #defines, --format=bitmap the words sys_features() would return.",
-	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "features", cmd_features, "[SYSCALL...] [--no-cache] [--json]", "the feature bitmaps as a grid",
 	  "One row per syscall, one column per feature bit ('+' supported, '.' not, '?'\n"
 	  "inconclusive); with SYSCALL, one line per bit with its name. Bits are the catalogue's\n"
 	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.",
-	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	{ "doc", cmd_doc, "TOPIC", "a documentation page in the terminal",
+	  "TOPIC is a syscall or struct name ('struct rseq' when both exist), 'reference',\n"
+	  "'commands', or a page of the guide or the lessons by its file name ('conventions').\n"
+	  "Renders headings, tables, code and emphasis; with colour on, links are OSC 8\n"
+	  "hyperlinks to the site's anchors (XSC_SITE_URL, else build/site when it exists).",
+	  CMD_CATALOG, { COMP_ENTITY } },
+	{ "docs", cmd_docs, "[-o DIR] [--man FILE] [--completion FILE]", "generate the Markdown reference from the catalogue",
+	  "Writes the reference (docs/reference/ of the source tree by default): an index, one page\n"
+	  "per syscall and per struct (layout with an anchor per field, size versions, flags with\n"
+	  "their kernel versions, errors, size rules, lineage, feature bits, probe notes, the\n"
+	  "compatibility matrix) and the command reference. The output is deterministic; a test\n"
+	  "fails when the committed pages are stale. --man writes the man page xsc.1 (through\n"
+	  "cmark's man renderer), --completion the bash completion script.",
+	  CMD_CATALOG, { COMP_NONE, COMP_FILE, COMP_FILE } },
+	{ "site", cmd_site, "[-o DIR] [--probe]", "build the static HTML site (build/site/ by default)",
+	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
+	  "(safe mode) into a static site: navigation, breadcrumbs, anchors per field and flag,\n"
+	  "version badges, a search index that works from file://, dark mode. The same input\n"
+	  "gives the same bytes; the site is built beside DIR and swapped into place. --probe adds\n"
+	  "this kernel's probe results to every syscall page.",
+	  CMD_CATALOG, { COMP_NONE, COMP_FILE, COMP_NONE } },
+	{ "import", cmd_import, "SRC [-o FILE] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
+	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"
+	  "file URL) with libclang and writes its structs (offsets, sizes and alignment from the\n"
+	  "compiler), *_SIZE_VERn versions and flag macros grouped by prefix as catalogue JSON,\n"
+	  "to stdout or FILE. Every entry is dated --since V (default: the system headers'\n"
+	  "version). The output is loaded back before it is written, so it is ready to merge.\n"
+	  "FETCH-OPTIONS: --timeout MS, --connect-timeout MS, --max-size BYTES (4 MiB), --cache DIR.",
+	  0, { COMP_FILE, COMP_NONE, COMP_NONE } },
+	{ "lint", cmd_lint, "SRC... [--json] [FETCH-OPTIONS]", "check uapi headers against the extensible-struct conventions",
+	  "Reports, compiler style (FILE:LINE:COL: warning|error: message [RULE], the source line\n"
+	  "and a caret), every place SRC breaks a convention: implicit holes and tail padding,\n"
+	  "sizes not a multiple of 8, signed or non-fixed-width types, raw pointers and long, size\n"
+	  "versions missing, off field boundaries or behind the layout, multiplexer unions, sizes\n"
+	  "inside the struct, fields with no word on what zero means. Rules are listed in\n"
+	  "docs/guide/lint-rules.md; '/* xsc-lint: ignore RULE */' on the line (or the line above)\n"
+	  "silences one. Fails (exit 1) when an error is found.",
+	  CMD_JSON, { COMP_FILE, COMP_FILE, COMP_FILE } },
+	{ "diff", cmd_diff, "OLD NEW [--json] [FETCH-OPTIONS]", "every extension and ABI break between two header or catalogue versions",
+	  "OLD and NEW are headers (paths or URLs) or catalogues (a directory or a .json file).\n"
+	  "Per struct: fields added (where, how big), removed, moved or retyped, size changes\n"
+	  "and whether a VERn macro documents each; per flag group: flags added, removed or\n"
+	  "renumbered. Each change gets a verdict: compatible extension, undocumented extension\n"
+	  "(warning) or ABI break (error). Fails (exit 1) on an ABI break.",
+	  CMD_JSON, { COMP_FILE, COMP_FILE, COMP_NONE } },
+	{ "demo", cmd_demo, "[NAME] [--sim VERSION] [--verbose] [--json]", "a teaching demo: real commands, narrated",
+	  "Without NAME, lists the demos. Each demo runs real xsc commands (in a scratch session:\n"
+	  "your buffers and target are untouched) and prints them with their output and a few\n"
+	  "lines of narration: sign-extension, double-fetch, multiplexer, lineage, probing-cost,\n"
+	  "no-op-query, vdso-counter. Live calls go to the running kernel; --sim VERSION sends them\n"
+	  "to a simulated kernel instead, so the output is the same everywhere. --verbose (and\n"
+	  "--json) add the numbers that vary from run to run, such as double-fetch's race counts.",
+	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
+	{ "lesson", cmd_lesson, "[N] [--check FILE.xsc] [--json]", "guided, self-checking workshop lessons",
+	  "Without N, lists the lessons (docs/lessons/NN-name.md). 'lesson N' starts lesson N: it\n"
+	  "states the first step's task; after each command you type, the lesson checks the\n"
+	  "step's conditions and moves on when they hold. 'lesson' alone then shows where you are,\n"
+	  "'lesson stop' ends it. --check FILE.xsc runs a solution script in a fresh session and\n"
+	  "fails, naming the first step not passed, unless it solves every step.",
+	  CMD_CATALOG | CMD_JSON, { COMP_NONE, COMP_FILE, COMP_FILE } },
+	{ "transcript", cmd_transcript, "[FILE.md | off]", "record the session as Markdown",
+	  "From now on, every command and its output is written to FILE.md (replaced atomically\n"
+	  "after each command). 'transcript off' stops; without an argument, says where it goes.\n"
+	  "The global option --transcript FILE.md starts recording at start-up.",
+	  0, { COMP_FILE } },
+	{ "struct", cmd_struct, "new NAME [since V]", "design a struct for a hypothetical syscall",
+	  "Starts a struct that exists only in this session. Add fields with 'field add', publish\n"
+	  "sizes with 'version add', make a syscall of it with 'syscall new'; then 'new', 'set',\n"
+	  "'dump', 'show', 'matrix' and 'call' (under 'target sim') use it like a catalogue\n"
+	  "entry, and 'export' writes it out. Fields default to since V (7.0 when not given).",
+	  CMD_CATALOG, { COMP_NONE } },
+	{ "field", cmd_field, "add TYPE NAME [since V] [zero MEANING] [flagset NAME] [at OFFSET]",
+	  "append a field to the struct being designed",
+	  "TYPE is u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 or char[N]. The field goes at the\n"
+	  "next naturally aligned offset; an offset ('at') that leaves a hole, overlaps or is\n"
+	  "misaligned is refused as the catalogue loader refuses it. 'zero' says what 0 means\n"
+	  "(the old behaviour); 'flagset' attaches a designed flag set, which needs an unsigned\n"
+	  "field. A field without 'since' takes the date of the next 'version add'.",
+	  CMD_CATALOG, { COMP_NONE } },
+	{ "flagset", cmd_flagset, "new NAME", "design a flag set",
+	  "Starts a set of flag bits; 'flag add' fills it and 'field add … flagset NAME' or\n"
+	  "'syscall new … flags=NAME' uses it.", CMD_CATALOG, { COMP_NONE } },
+	{ "flag", cmd_flag, "add NAME VALUE [since V]", "add a flag to the flag set being designed",
+	  "VALUE is a number or an expression (0x4, 1<<2); bits may not repeat another flag's.\n"
+	  "A simulated kernel older than V refuses the flag with EINVAL.", CMD_CATALOG, { COMP_NONE } },
+	{ "version", cmd_version, "add SIZE SINCE", "publish a size of the struct being designed",
+	  "Declares that kernels from SINCE on know the struct up to SIZE bytes (NAME_SIZE_VERn).\n"
+	  "SIZE must end on a field and grow; SINCE may not go back.", CMD_CATALOG, { COMP_NONE } },
+	{ "syscall", cmd_syscall, "new NAME struct=STRUCT [flags=FLAGSET] [since V]", "design a syscall taking a designed struct",
+	  "The syscall takes (struct STRUCT *uargs, size_t usize), plus an unsigned int flags\n"
+	  "argument with flags=. It follows the convention: size below VER0 is EINVAL, above a\n"
+	  "page E2BIG, copy_struct_from_user in between. 'target sim V' answers it; it is never\n"
+	  "called live.", CMD_CATALOG, { COMP_NONE } },
+	{ "export", cmd_export, "NAME DIR", "write a design as catalogue JSON, uapi header and skeletons",
+	  "Writes DIR/NAME.json (loadable with --data DIR), DIR/NAME.h (the uapi header),\n"
+	  "DIR/NAME_kernel.c (SYSCALL_DEFINE with the size bounds, copy_struct_from_user and flag\n"
+	  "validation) and DIR/NAME_test.c (a kselftest of the size cases). The JSON goes through\n"
+	  "the catalogue loader first; every file is replaced atomically.",
+	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
@@ -158,6 +257,8 @@ int command_run(struct session *s, int argc, char **argv)
 	/* in --json runs, commands with nothing to report as JSON stay quiet: every
 	 * document on stdout is one command's JSON */
 	bool quiet = json && !(c->flags & CMD_JSON);
+	if ((c->flags & CMD_EFFECTS) && s->no_effects)
+		return err("'%s' is disabled in this session", c->name);
 	if ((c->flags & CMD_CATALOG) && !session_catalog(s))
 		return -1;
 	if ((c->flags & CMD_BUFFER) && !s->cur)

@@ -10,6 +10,7 @@ enum cmd_flags {
 	CMD_CATALOG = 1 << 0, /* loads the catalogue before running */
 	CMD_BUFFER = 1 << 1,  /* needs a current buffer */
 	CMD_JSON = 1 << 2,    /* understands --json */
+	CMD_EFFECTS = 1 << 3, /* calls the kernel or writes files: refused when the session forbids it */
 };
 
 /* What the REPL completes for each argument position. */
@@ -44,6 +45,16 @@ int parse_field_value(struct session *s, const struct field *f, int argc, char *
 /* The decoded value of a field, as dump and expect show it (cmd_dump.c). */
 void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb);
 
+/* Shared by the design commands (cmd_struct.c): the session's design, made on first use,
+ * and a kernel version argument. */
+struct design *session_design(struct session *s);
+int parse_since(const char *text, uint32_t *v);
+
+/* Lessons (cmd_lesson.c): the session calls this after every command while a lesson runs. */
+struct lesson_state;
+void lesson_after_command(struct session *s, const char *text, int result);
+void lesson_state_free(struct lesson_state *ls); /* NULL is fine */
+
 #define DECLARE_CMD(name) int cmd_##name(struct session *s, int argc, char **argv)
 DECLARE_CMD(list);
 DECLARE_CMD(show);
@@ -62,6 +73,24 @@ DECLARE_CMD(matrix);
 DECLARE_CMD(explain);
 DECLARE_CMD(probe);
 DECLARE_CMD(features);
+DECLARE_CMD(docs);
+DECLARE_CMD(site);
+DECLARE_CMD(doc);
+DECLARE_CMD(import);
+DECLARE_CMD(lint);
+DECLARE_CMD(diff);
+/* "linux/openat2.h" for a path or URL of a uapi header (cmd_import.c). */
+const char *header_short_name(const char *src);
+DECLARE_CMD(demo);
+DECLARE_CMD(lesson);
+DECLARE_CMD(transcript);
+DECLARE_CMD(struct);
+DECLARE_CMD(field);
+DECLARE_CMD(flagset);
+DECLARE_CMD(flag);
+DECLARE_CMD(version);
+DECLARE_CMD(syscall);
+DECLARE_CMD(export);
 DECLARE_CMD(help);
 DECLARE_CMD(quit);
 #endif

@@ -146,13 +146,16 @@ static int load_answers(const struct catalog *cat, const char *path, const char 
 		size_t j;
 		json_t *f;
 		json_array_foreach(flags, j, f) {
-			const char *holder, *name = NULL, *reason = NULL;
+			const char *holder;
+			json_t *name, *reason; /* a string or null */
 			json_int_t bit;
 			int answer, e;
-			if (json_unpack(f, "[s s? I i i s?]", &holder, &name, &bit, &answer, &e, &reason) < 0)
+			if (json_unpack(f, "[s o I i i o]", &holder, &name, &bit, &answer, &e, &reason) < 0 ||
+			    !(json_is_string(name) || json_is_null(name)) || !(json_is_string(reason) || json_is_null(reason)))
 				goto bad;
-			r->flags[r->nflags++] = (struct flag_answer){ keep(run, holder), keep(run, name), (uint64_t)bit,
-								      (enum answer)answer, e, keep(run, reason) };
+			r->flags[r->nflags++] = (struct flag_answer){ keep(run, holder), keep(run, json_string_value(name)),
+								      (uint64_t)bit, (enum answer)answer, e,
+								      keep(run, json_string_value(reason)) };
 		}
 		json_array_foreach(qs, j, f) {
 			const char *name;
@@ -210,6 +213,12 @@ static int select_reports(struct probe_run *run, const char *const *names, size_
 	free(taken);
 	run->reports = keep_r;
 	run->nreports = n;
+	run->calls = 0;
+	run->us = 0;
+	for (size_t i = 0; i < n; i++) {
+		run->calls += keep_r[i].calls;
+		run->us += keep_r[i].us;
+	}
 	return 0;
 }
 
@@ -238,7 +247,9 @@ int features_probe(const struct catalog *cat, const char *const *names, size_t n
 	cache_key(cat, rel.r, &key);
 	char *path = cache_path(true);
 	int r = 0;
-	if (!path || load_answers(cat, path, key.buf, run) < 0) {
+	if (path && load_answers(cat, path, key.buf, run) == 0) {
+		run->cached = true;
+	} else {
 		if ((r = probe_run(cat, NULL, 0, timeout_ms, run)) == 0 && path)
 			save_answers(run, path, key.buf);
 	}

@@ -3,7 +3,7 @@
 #define XSC_FEATURES_H
 #include <stdbool.h>
 #include "kernel/probe.h"
-#include "kernel/sys_features.h"
+#include "kernel/include/xsc/sys_features.h"
 #include "model/catalog.h"
 
 /* The probe results for names (all when n == 0): from the cache of this boot when there

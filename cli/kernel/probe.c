@@ -18,6 +18,7 @@
 #include "kernel/btf.h"
 #include "kernel/invoke.h"
 #include "kernel/sandbox.h"
+#include "model/kver.h"
 #include "model/structbuf.h"
 #include "model/value.h"
 #include "base/banned.h"
@@ -31,6 +32,7 @@
 /* One flag-bit probe: the parent fills the recipe, the child the result. */
 struct fprobe {
 	const char *holder, *name;
+	uint32_t since;         /* the flag's kernel, 0 for a bit the catalogue does not know */
 	int field_off;          /* the bit lives in a struct field at this offset … */
 	unsigned width;         /* … of this many bytes, */
 	int arg;                /* or in this argument (field_off < 0) */
@@ -244,8 +246,8 @@ static void add_word(const struct catalog *cat, const struct syscall *sc, struct
 			continue;
 		struct fprobe *fp = &p->fp[p->nfp++];
 		memset(fp, 0, sizeof(*fp));
-		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .field_off = field_off, .width = width,
-				       .arg = arg, .bit = fl->value, .err = -1 };
+		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .since = fl->since, .field_off = field_off,
+				       .width = width, .arg = arg, .bit = fl->value, .err = -1 };
 		for (size_t c = 0; c < fl->ncompanions && !fp->inconclusive; c++)
 			add_companion(cat, sc, fp, fs, fl->companions[c], sp);
 	}
@@ -623,7 +625,19 @@ static enum answer flag_answer(int err, const char **reason)
 	return ANS_YES; /* accepted: the call failed later, for another reason */
 }
 
-static void report_one(const struct sprobe *p, struct probe_report *r)
+/* The catalogue says this call refuses the flag (clone3 and CLONE_DETACHED). */
+static bool refused_by_design(const struct syscall *sc, const struct fprobe *fp)
+{
+	size_t hl = strlen(fp->holder);
+	for (size_t i = 0; i < sc->nprobe_refuses; i++) {
+		const char *f = sc->probe_refuses[i];
+		if (!strncmp(f, fp->holder, hl) && f[hl] == ':' && !strcmp(f + hl + 1, fp->name))
+			return true;
+	}
+	return false;
+}
+
+static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t kv)
 {
 	const struct syscall *sc = p->sc;
 	memset(r, 0, sizeof(*r));
@@ -643,16 +657,17 @@ static void report_one(const struct sprobe *p, struct probe_report *r)
 	} else if (p->base_err == ENOSYS) {
 		r->available = ANS_NO;
 		r->why = "ENOSYS";
-	} else if (p->base_err == EPERM && p->calls == 1) {
+	} else if (p->base_err == EPERM) {
 		r->available = ANS_INCONCLUSIVE;
-		r->why = "inconclusive: filtered (EPERM, as a seccomp filter answers)";
+		r->why = "inconclusive: filtered (EPERM, as a seccomp filter answers) or needs privilege";
 	} else {
 		r->available = ANS_YES;
 	}
 	r->base_err = p->base_err;
 	r->ksize_bisect = p->ksize_bisect;
 	r->ksize_writeback = p->ksize_wb;
-	if (sc->st && r->available == ANS_YES) {
+	if (sc->st && r->available != ANS_NO) {
+		/* measured even when the call itself was refused (EPERM): the size checks come first */
 		unsigned b = btf_struct_size(sc->st->name, NULL);
 		r->ksize_btf = b ? (int)b : -1;
 		int sizes[3] = { r->ksize_bisect, r->ksize_writeback, r->ksize_btf };
@@ -678,6 +693,12 @@ static void report_one(const struct sprobe *p, struct probe_report *r)
 			fa->reason = fp->inconclusive ? fp->inconclusive : "the call is not available";
 		} else {
 			fa->answer = flag_answer(fp->err, &fa->reason);
+			if (fa->answer == ANS_NO && fp->since && fp->since <= kv && !refused_by_design(p->sc, fp)) {
+				/* the catalogue dates it from this kernel or before: most likely it needs
+				 * a companion the catalogue does not give, so say so rather than "no" */
+				fa->answer = ANS_INCONCLUSIVE;
+				fa->reason = "refused although the catalogue dates it from this kernel or before: a companion may be missing";
+			}
 		}
 	}
 	for (int i = 0; i < p->nq; i++)
@@ -812,8 +833,11 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	run->us = now_us() - t0;
 	sandbox_destroy(&box);
 	run->reports = xcalloc(cnt + 1, sizeof(*run->reports));
+	uint32_t kv = 0;
+	if (kver_parse(run->kernel, &kv, 1) == 0)
+		kv = kver_release(kv);
 	for (size_t i = 0; i < cnt; i++) {
-		report_one(&ps[i], &run->reports[run->nreports++]);
+		report_one(&ps[i], &run->reports[run->nreports++], kv);
 		run->calls += ps[i].calls;
 		invoke_plan_release(&ps[i].plan);
 		free(ps[i].pristine);

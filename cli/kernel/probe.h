@@ -54,6 +54,7 @@ struct probe_run {
 	size_t nreports;
 	unsigned calls;
 	uint64_t us;              /* wall time of the whole probe, fork included */
+	bool cached;              /* read from this boot's cache: no call was made now */
 };
 
 /* Probes the named syscalls (all probe-able ones when n == 0). Returns 0, or -1 (reported). */

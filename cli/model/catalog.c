@@ -207,6 +207,7 @@ int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t 
 		MV_STRS(&r, sc->probe_set, sc->nprobe_set);
 		MV_STRS(&r, sc->probe_args, sc->nprobe_args);
 		MV_STRS(&r, sc->probe_skip, sc->nprobe_skip);
+		MV_STRS(&r, sc->probe_refuses, sc->nprobe_refuses);
 		MV(&r, sc->probe_note);
 	}
 	return r.bad ? -1 : 0;

@@ -113,8 +113,10 @@ struct syscall {
 	size_t nfeatures;
 	/* the probe's recipe: FIELD=VALUE for the baseline struct, ARG=VALUE for arguments */
 	const char **probe_set, **probe_args, **probe_skip; /* skip: output fields, or "*" */
-	size_t nprobe_set, nprobe_args, nprobe_skip;
+	const char **probe_refuses;     /* "FIELD:FLAG" this call refuses by design (EINVAL is "no") */
+	size_t nprobe_set, nprobe_args, nprobe_skip, nprobe_refuses;
 	const char *probe_note;
+	bool designed;         /* made in the session (struct new … syscall new): no kernel has it */
 };
 
 struct catalog {

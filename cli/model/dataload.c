@@ -1012,13 +1012,24 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_features(L, o, sc);
 	json_t *po = json_object_get(o, "probe");
 	if (po && !L->failed) {
-		static const char *const pk[] = { "set", "args", "note", "skip_fields", NULL };
+		static const char *const pk[] = { "set", "args", "note", "skip_fields", "refuses", NULL };
 		push_key(L, "probe");
 		if (check_object(L, po, "'probe'", pk)) {
 			sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
 			sc->probe_args = get_strings(L, po, "args", "'probe'", &sc->nprobe_args);
 			sc->probe_note = get_str(L, po, "note", false, "'probe'");
 			sc->probe_skip = get_strings(L, po, "skip_fields", "'probe'", &sc->nprobe_skip);
+			sc->probe_refuses = get_strings(L, po, "refuses", "'probe'", &sc->nprobe_refuses);
+			for (size_t i = 0; i < sc->nprobe_refuses && !L->failed; i++) {
+				const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
+				if (!colon || feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
+					push_key(L, "refuses");
+					push_idx(L, i);
+					lerr(L, "'%s' is not FIELD:FLAG of a flags field or argument of %s", f, sc->name);
+					pop(L);
+					pop(L);
+				}
+			}
 		}
 		pop(L);
 	}
@@ -1252,7 +1263,7 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 4 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 5 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)
@@ -1344,7 +1355,8 @@ struct catalog *catalog_load(const char *dir)
 		paths[n++] = sbuf_detach(&sb);
 	}
 	closedir(d);
-	qsort(paths, n, sizeof(*paths), cmp_str);
+	if (n)
+		qsort(paths, n, sizeof(*paths), cmp_str);
 
 	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
 	char *cpath = n ? cache_path(dir) : NULL;

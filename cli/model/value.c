@@ -12,6 +12,7 @@ struct parser {
 	const char *text, *p;
 	struct sbuf msg;  /* first error */
 	size_t errcol;
+	unsigned depth;   /* nesting of unary operators and parentheses */
 };
 
 static bool failed(struct parser *P) { return P->msg.len > 0; }
@@ -75,7 +76,7 @@ const char *value_type_name(const struct value *v)
 static int try_cast(struct parser *P)
 {
 	const char *q = P->p + 1;
-	char name[32];
+	char name[32] = "";
 	size_t n = 0;
 	while (*q == ' ')
 		q++;
@@ -185,7 +186,11 @@ static void name_value(struct parser *P, struct value *v)
 		size_t bestd = (size_t)-1;
 		for (size_t s = 0; P->cat && s < P->cat->nflagsets; s++) {
 			const struct flagset *fs = &P->cat->flagsets[s];
+			size_t nlen = strlen(name), maxd = 3 + nlen / 4;
 			for (size_t i = 0; i < fs->nflags; i++) {
+				size_t flen = strlen(fs->flags[i].name);
+				if ((flen > nlen ? flen - nlen : nlen - flen) > maxd)
+					continue; /* too far apart to be a typo */
 				size_t d = levenshtein(name, fs->flags[i].name);
 				if (fs == P->fs && d)
 					d--; /* prefer the field's own set */
@@ -226,7 +231,18 @@ static void name_value(struct parser *P, struct value *v)
 
 static void or_expr(struct parser *P, struct value *v);
 
+static void unary_inner(struct parser *P, struct value *v);
+
 static void unary(struct parser *P, struct value *v)
+{
+	if (++P->depth > 200)
+		perr(P, "the value is nested too deeply");
+	else
+		unary_inner(P, v);
+	P->depth--;
+}
+
+static void unary_inner(struct parser *P, struct value *v)
 {
 	skip(P);
 	char c = *P->p;

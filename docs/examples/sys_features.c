@@ -1,13 +1,13 @@
 /* What does the running kernel support? The feature bits of openat2 and clone3, as a
  * sys_features(nr, map, mapsize) system call would return them, from xsc's probe.
  *
- *   cc -o sys_features docs/examples/sys_features.c -Icli build/libxsc.a -ljansson
+ *   cc -o sys_features docs/examples/sys_features.c -Icli/kernel/include build/libxsc.a -ljansson
  *   XSC_DATA=data ./sys_features
  * (installed: cc sys_features.c $(pkg-config --cflags --libs xsc))
  */
 #include <stdio.h>
 #include <sys/syscall.h>
-#include "kernel/sys_features.h"
+#include <xsc/sys_features.h>
 
 static int show(long nr, const char *name)
 {
