@@ -14,19 +14,16 @@
 
 #define XSC_VERSION "0.1"
 
-static const char usage_text[] =
-	"usage: xsc [OPTIONS] [COMMAND [ARGS...] | FILE.xsc | -c 'CMD; CMD']\n"
-	"  --data DIR         the catalogue directory (also XSC_DATA)\n"
-	"  --json             JSON output for every listing command\n"
-	"  --color=WHEN       auto (default), always or never; NO_COLOR turns it off\n"
-	"  --keep-going       in scripts, go on after a failing command\n"
-	"  --timeout MS       how long a live call may take (default 2000)\n"
-	"  --unsafe           let live calls change things outside their sandbox\n"
-	"  --transcript FILE  record every command and its output in FILE (Markdown)\n"
-	"  -c CMDS            run commands separated by ';'\n"
-	"  -h, --help         this text; 'xsc help' lists the commands\n"
-	"  --version          the version\n"
-	"With no command, xsc reads commands from the terminal (a REPL) or from standard input.\n";
+static void usage(FILE *fp)
+{
+	fputs("usage: xsc [OPTIONS] [COMMAND [ARGS...] | FILE.xsc | -c 'CMD; CMD']\n", fp);
+	for (const struct global_option *g = global_options; g->flag; g++) {
+		char head[32];
+		snprintf(head, sizeof(head), "%s%s%s", g->flag, g->arg ? " " : "", g->arg ? g->arg : "");
+		fprintf(fp, "  %-18s %s\n", head, g->help);
+	}
+	fputs("With no command, xsc reads commands from the terminal (a REPL) or from standard input.\n", fp);
+}
 
 static int exit_code(int r)
 {
@@ -91,7 +88,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c': cmds = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
+		case 'h': usage(stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto")) s.color = COLOR_AUTO;
@@ -107,7 +104,7 @@ int main(int argc, char **argv)
 				usage_err("-c needs a command string");
 			else
 				usage_err("unknown option '%s'", argv[optind - 1]);
-			fputs(usage_text, stderr);
+			usage(stderr);
 			return 2;
 		}
 	}

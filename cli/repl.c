@@ -200,18 +200,9 @@ static char *history_path(bool create_dir)
 		sbuf_addf(&sb, "%s/.local/state", home);
 	else
 		return NULL;
-	sbuf_adds(&sb, "/xsc");
-	if (create_dir) {
-		/* mkdir -p */
-		for (char *p = sb.buf + 1; *p; p++)
-			if (*p == '/') {
-				*p = '\0';
-				mkdir(sb.buf, 0700);
-				*p = '/';
-			}
-		mkdir(sb.buf, 0700);
-	}
-	sbuf_adds(&sb, "/history");
+	sbuf_adds(&sb, "/xsc/history");
+	if (create_dir)
+		mkdir_parents(sb.buf);
 	return sbuf_detach(&sb);
 }
 

@@ -202,3 +202,20 @@ const char *suggest_best(const struct suggest *s, size_t maxd)
 {
 	return s->best && s->bestd <= maxd ? s->best : NULL;
 }
+
+void mkdir_parents(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		for (char *p = dir + 1; *p; p++)
+			if (*p == '/') {
+				*p = '\0';
+				mkdir(dir, 0700);
+				*p = '/';
+			}
+		mkdir(dir, 0700);
+	}
+	free(dir);
+}

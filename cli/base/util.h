@@ -31,6 +31,26 @@ char *xstrndup(const char *s, size_t n);
 	} while (0)
 #define FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
 
+/* n bytes (1..8) at p as a little-endian number, and back. Inline: the forked children of
+ * live calls and probes use them, and they are async-signal-safe. */
+static inline uint64_t le_load(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static inline void le_store(unsigned char *p, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* mkdir -p for the directory part of path (up to its last '/'), mode 0700; errors ignored:
+ * the caller finds out when it opens the file. */
+void mkdir_parents(const char *path);
+
 /* Edit distance between two strings (for "did you mean"). */
 size_t levenshtein(const char *a, const char *b);
 /* Read a whole file into a NUL-terminated heap buffer; refuses files larger than max.

@@ -149,7 +149,14 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 		b->guide[i] = (struct doc_link){ b->files[i].path, b->files[i].title };
 	b->lessons = b->guide + b->nguide;
 
+	size_t nopts = 0;
+	while (global_options[nopts].flag)
+		nopts++;
+	b->opts = xcalloc(nopts + 1, sizeof(*b->opts));
+	for (size_t i = 0; i < nopts; i++)
+		b->opts[i] = (struct doc_option){ global_options[i].flag, global_options[i].arg, global_options[i].help };
 	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
+				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
 				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = s, .probe = probe };
 	docgen_reference(&b->in, &b->ref);
@@ -158,6 +165,7 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 
 void docbundle_release(struct docbundle *b)
 {
+	free(b->opts);
 	doc_set_release(&b->ref);
 	for (size_t i = 0; i < b->nfiles; i++) {
 		free(b->files[i].path);

@@ -211,6 +211,20 @@ const struct command commands[] = {
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
 };
 
+const struct global_option global_options[] = {
+	{ "--data", "DIR", "the catalogue directory (also XSC_DATA)" },
+	{ "--json", NULL, "JSON output for every listing command" },
+	{ "--color", "WHEN", "auto (default), always or never; NO_COLOR turns it off" },
+	{ "--keep-going", NULL, "in scripts, go on after a failing command" },
+	{ "--timeout", "MS", "how long a live call may take (default 2000)" },
+	{ "--unsafe", NULL, "let live calls change things outside their sandbox" },
+	{ "--transcript", "FILE", "record every command and its output in FILE (Markdown)" },
+	{ "-c", "CMDS", "run commands separated by ';'" },
+	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
+	{ "--version", NULL, "the version" },
+	{ NULL, NULL, NULL },
+};
+
 const struct command *command_find(const char *name)
 {
 	for (const struct command *c = commands; c->name; c++)

@@ -31,6 +31,12 @@ struct command {
 };
 
 extern const struct command commands[];
+
+/* The global options, for --help and the man page (main.c parses them). */
+struct global_option {
+	const char *flag, *arg, *help;
+};
+extern const struct global_option global_options[];
 const struct command *command_find(const char *name);
 /* Dispatches argv[0]: exact names only; an unknown name suggests the nearest. */
 int command_run(struct session *s, int argc, char **argv);

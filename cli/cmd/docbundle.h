@@ -15,6 +15,7 @@ struct doc_file {
 struct docbundle {
 	char *root;                 /* the source tree: the catalogue directory's parent */
 	struct doc_command *cmds;
+	struct doc_option *opts;
 	struct doc_file *files;     /* guide pages first, then lessons */
 	size_t nfiles, nguide;
 	struct doc_link *guide, *lessons;

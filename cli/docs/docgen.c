@@ -942,17 +942,22 @@ void docgen_man(const struct docgen_input *in, struct sbuf *md)
 		      "With no command, **xsc** reads commands from the terminal (a REPL with history and completion) "
 		      "or from standard input. A script stops at the first failing command and names it as "
 		      "*FILE*:*LINE*.\n\n"
-		      "# OPTIONS\n\n"
-		      "- **--data** *DIR*: the catalogue directory (also `XSC_DATA`)\n\n"
-		      "- **--json**: JSON output for every listing command\n\n"
-		      "- **--color**=*WHEN*: `auto` (default), `always` or `never`; `NO_COLOR` turns colour off\n\n"
-		      "- **--keep-going**: in scripts, go on after a failing command\n\n"
-		      "- **--timeout** *MS*: how long a live call may take (default 2000)\n\n"
-		      "- **--unsafe**: let live calls change things outside their sandbox\n\n"
-		      "- **-c** *CMDS*: run commands separated by `;`\n\n"
-		      "- **-h**, **--help**: a summary of the options\n\n"
-		      "- **--version**: the version\n\n"
-		      "# COMMANDS\n\n");
+		      "# OPTIONS\n\n");
+	for (size_t i = 0; i < in->nopts; i++) {
+		const struct doc_option *g = &in->opts[i];
+		sbuf_adds(md, "- **");
+		md_text(md, g->flag);
+		sbuf_adds(md, "**");
+		if (g->arg) {
+			sbuf_adds(md, " *");
+			md_text(md, g->arg);
+			sbuf_adds(md, "*");
+		}
+		sbuf_adds(md, ": ");
+		md_text(md, g->help);
+		sbuf_adds(md, "\n\n");
+	}
+	sbuf_adds(md, 		      "# COMMANDS\n\n");
 	for (size_t i = 0; i < in->ncmds; i++) {
 		const struct doc_command *c = &in->cmds[i];
 		sbuf_adds(md, "- **");

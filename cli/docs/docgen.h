@@ -42,10 +42,16 @@ struct doc_set {
 	size_t n, alloc;
 };
 
+struct doc_option {
+	const char *flag, *arg, *help;
+};
+
 struct docgen_input {
 	const struct catalog *cat;
 	const struct doc_command *cmds;
 	size_t ncmds;
+	const struct doc_option *opts; /* the global options, for the man page */
+	size_t nopts;
 	const struct doc_link *guide, *lessons;
 	size_t nguide, nlessons;
 	/* The compatibility matrix of one syscall, from the matrix command when the build has

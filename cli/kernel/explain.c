@@ -112,20 +112,6 @@ static int followup(struct explanation *e, struct call_plan *plan)
 	return r;
 }
 
-static uint64_t get_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void put_le(unsigned char *p, unsigned n, uint64_t v)
-{
-	for (unsigned i = 0; i < n; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
 static const char *flag_name(const struct flagset *fs, uint64_t bit)
 {
 	for (size_t i = 0; fs && i < fs->nflags; i++)
@@ -147,14 +133,14 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 		if (!f->flagset || f->flagset->kind != FS_BITS || f->count || f->offset + f->size > plan->buflen ||
 		    f->offset + f->size > plan->size)
 			continue;
-		uint64_t v = get_le(plan->buf + f->offset, f->elem_size);
+		uint64_t v = le_load(plan->buf + f->offset, f->elem_size);
 		for (unsigned b = 0; b < f->elem_size * 8; b++) {
 			uint64_t bit = 1ULL << b;
 			if (!(v & bit))
 				continue;
-			put_le(plan->buf + f->offset, f->elem_size, v & ~bit);
+			le_store(plan->buf + f->offset, f->elem_size, v & ~bit);
 			int r = followup(e, plan);
-			put_le(plan->buf + f->offset, f->elem_size, v);
+			le_store(plan->buf + f->offset, f->elem_size, v);
 			if (r >= 0 && r != EINVAL) {
 				const char *n = flag_name(f->flagset, bit);
 				say(e, "the kernel refuses bit %u of %s (%s): without it the call gives %s", b, f->name,

@@ -55,16 +55,9 @@ static char *cache_path(bool mkdirs)
 		sbuf_addf(&p, "%s/.cache/xsc", home);
 	else
 		return NULL;
-	if (mkdirs) {
-		for (char *c = p.buf + 1; *c; c++)
-			if (*c == '/') {
-				*c = '\0';
-				mkdir(p.buf, 0700);
-				*c = '/';
-			}
-		mkdir(p.buf, 0700);
-	}
 	sbuf_adds(&p, "/probe.json");
+	if (mkdirs)
+		mkdir_parents(p.buf);
 	return sbuf_detach(&p);
 }
 

@@ -379,20 +379,6 @@ static uint64_t mono_us(void)
 	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 }
 
-static void store(unsigned char *p, unsigned n, uint64_t v)
-{
-	for (unsigned i = 0; i < n; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
-static uint64_t load(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static int fd_base;
 
 /* One call with args a and the declared size; restores the buffer afterwards unless keep.
@@ -404,7 +390,7 @@ static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, lo
 	if (p->size_arg >= 0)
 		a[p->size_arg] = size;
 	if (p->size_field_off >= 0)
-		store(p->plan.buf + p->size_field_off, p->size_field_width, size);
+		le_store(p->plan.buf + p->size_field_off, p->size_field_width, size);
 	if (p->plan.prep != PREP_NONE) {
 		long fd = invoke_prep(p->plan.prep, &e);
 		if (fd < 0)
@@ -449,7 +435,7 @@ static void probe_size(struct sprobe *p)
 		uint64_t a[6];
 		memcpy(a, p->plan.args, sizeof(a));
 		if (do_call(p, a, 1, true, NULL) == E2BIG)
-			p->ksize_wb = (int32_t)load(p->plan.buf + p->size_field_off, p->size_field_width);
+			p->ksize_wb = (int32_t)le_load(p->plan.buf + p->size_field_off, p->size_field_width);
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	}
 	if (!p->bisect_size || !p->ncand)
@@ -482,15 +468,15 @@ static void probe_flags(struct sprobe *p)
 		uint64_t a[6];
 		memcpy(a, p->plan.args, sizeof(a));
 		if (fp->field_off >= 0) {
-			uint64_t v = load(p->plan.buf + fp->field_off, fp->width);
-			store(p->plan.buf + fp->field_off, fp->width, v | fp->bit);
+			uint64_t v = le_load(p->plan.buf + fp->field_off, fp->width);
+			le_store(p->plan.buf + fp->field_off, fp->width, v | fp->bit);
 		} else {
 			a[fp->arg] = fp->bit; /* an argument's flag alone, without its default */
 		}
 		for (int c = 0; c < fp->ncomp; c++) {
 			if (fp->comp[c].off >= 0) {
-				uint64_t v = fp->comp[c].off == fp->field_off ? load(p->plan.buf + fp->comp[c].off, fp->comp[c].width) : 0;
-				store(p->plan.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
+				uint64_t v = fp->comp[c].off == fp->field_off ? le_load(p->plan.buf + fp->comp[c].off, fp->comp[c].width) : 0;
+				le_store(p->plan.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
 			} else if (fp->comp[c].arg >= 0) {
 				a[fp->comp[c].arg] = fp->comp[c].arg == fp->arg ? a[fp->arg] | fp->comp[c].value : fp->comp[c].value;
 			}
@@ -522,18 +508,18 @@ static void probe_queries(struct sprobe *p)
 		int e = do_call(p, a, p->newest, true, &ret);
 		unsigned supported = 0, len = p->plan.buf[1];
 		for (unsigned i = 0; i < len && 16 + i * 8 + 8 <= p->plan.buflen; i++)
-			supported += load(p->plan.buf + 16 + i * 8 + 2, 2) & 1;
+			supported += le_load(p->plan.buf + 16 + i * 8 + 2, 2) & 1;
 		query(p, "io_uring_last_op", p->plan.buf[0], !e);
 		query(p, "io_uring_ops_supported", supported, !e);
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	} else if (p->special == SP_STATMOUNT && p->plan.extra) {
-		store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
+		le_store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
 		int e = do_call(p, a, p->newest, false, &ret);
-		query(p, "statmount_supported_mask", (int64_t)load(p->plan.extra + 144, 8), !e);
+		query(p, "statmount_supported_mask", (int64_t)le_load(p->plan.extra + 144, 8), !e);
 	} else if (p->special == SP_STATX && p->plan.extra) {
 		a[3] = 0x7fffffff; /* every bit but STATX__RESERVED */
 		int e = do_call(p, a, 0, false, &ret);
-		query(p, "statx_mask", (int64_t)load(p->plan.extra, 4), !e);
+		query(p, "statx_mask", (int64_t)le_load(p->plan.extra, 4), !e);
 	}
 }
 
@@ -545,9 +531,9 @@ static void run_one(struct sprobe *p)
 	p->base_err = do_call(p, a, p->newest, true, &ret);
 	/* what the baseline call wrote back answers some questions by itself */
 	if (!p->base_err && p->special == SP_UFFD)
-		query(p, "uffd_features", (int64_t)load(p->plan.buf + 8, 8), true);
+		query(p, "uffd_features", (int64_t)le_load(p->plan.buf + 8, 8), true);
 	if (!p->base_err && p->special == SP_IOURING_SETUP)
-		query(p, "io_uring_features", (int64_t)load(p->plan.buf + 20, 4), true);
+		query(p, "io_uring_features", (int64_t)le_load(p->plan.buf + 20, 4), true);
 	if (p->pristine)
 		memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	if (p->base_err != ENOSYS) {

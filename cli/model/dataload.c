@@ -1308,16 +1308,7 @@ static void cache_save(const char *path, uint64_t key, const struct catalog *c)
 {
 	if (!path)
 		return;
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(dir, 0700);
-			*p = '/';
-		}
-	mkdir(dir, 0700);
-	free(dir);
+	mkdir_parents(path);
 	struct cache_header h;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CACHE_MAGIC, 8);

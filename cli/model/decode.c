@@ -7,17 +7,9 @@
 #define O_TMPFILE_BITS 020200000
 #define O_ACCMODE_BITS 03
 
-static uint64_t load_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static uint64_t field_value(const struct field *f, const unsigned char *data)
 {
-	uint64_t v = load_le(data + f->offset, f->elem_size);
+	uint64_t v = le_load(data + f->offset, f->elem_size);
 	if (ftype_signed(f->type) && f->elem_size < 8 && (v >> (f->elem_size * 8 - 1)) & 1)
 		v |= ~0ULL << (f->elem_size * 8);
 	return v;
@@ -70,7 +62,7 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 				sbuf_adds(sb, ", ...");
 				break;
 			}
-			sbuf_addf(sb, "%s%llu", i ? ", " : "", (unsigned long long)load_le(p + i * f->elem_size, f->elem_size));
+			sbuf_addf(sb, "%s%llu", i ? ", " : "", (unsigned long long)le_load(p + i * f->elem_size, f->elem_size));
 		}
 		sbuf_addch(sb, ']');
 		return;
@@ -113,8 +105,8 @@ static bool skip_field(const struct cstruct *st, const struct field *f, const un
 	if (f->reserved)
 		return all_zero(data + f->offset, f->size);
 	if (!strcmp(st->name, "open_how") && !strcmp(f->name, "mode")) {
-		uint64_t flags = load_le(data, 8);
-		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !load_le(data + 8, 8);
+		uint64_t flags = le_load(data, 8);
+		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !le_load(data + 8, 8);
 	}
 	if (!strcmp(st->name, "clone_args")) {
 		/* strace shows a pointer field when a flag asks for it */
@@ -122,12 +114,12 @@ static bool skip_field(const struct cstruct *st, const struct field *f, const un
 			{ "pidfd", 0x1000 }, { "child_tid", 0x1000000 | 0x200000 }, { "parent_tid", 0x100000 },
 			{ "tls", 0x80000 }, { "cgroup", 0x200000000ULL },
 		};
-		uint64_t flags = load_le(data, 8);
+		uint64_t flags = le_load(data, 8);
 		for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++)
 			if (!strcmp(f->name, when[i].field))
 				return !(flags & when[i].flags) && (strcmp(f->name, "cgroup") || all_zero(data + f->offset, f->size));
 		if (!strcmp(f->name, "set_tid") || !strcmp(f->name, "set_tid_size"))
-			return !load_le(data + 72, 8);
+			return !le_load(data + 72, 8);
 		return false;
 	}
 	return false;
@@ -193,7 +185,7 @@ static void put_writeback(struct sbuf *sb, const struct catalog *cat, const stru
 	if (!strcmp(st->name, "clone_args") && o->after && o->len >= 64) {
 		if (o->ret < 0)
 			return; /* strace shows what the kernel wrote only when it succeeded */
-		uint64_t flags = load_le(o->before, 8);
+		uint64_t flags = le_load(o->before, 8);
 		const struct field *pf = cstruct_find_field(st, "pidfd"), *pt = cstruct_find_field(st, "parent_tid");
 		bool first = true;
 		if (flags & (0x1000 | 0x100000))

@@ -4,20 +4,6 @@
 #include "base/diag.h"
 #include "base/banned.h"
 
-static uint64_t load_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void store_le(unsigned char *p, unsigned n, uint64_t v)
-{
-	for (unsigned i = 0; i < n; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
 static void grow(struct structbuf *sb, size_t len)
 {
 	if (len <= sb->len)
@@ -77,7 +63,7 @@ int structbuf_set_size(struct structbuf *sb, uint64_t size)
 	if (size <= STRUCTBUF_MAX_BYTES)
 		grow(sb, (size_t)size);
 	if (sf)
-		store_le(sb->data + sf->offset, sf->elem_size, size);
+		le_store(sb->data + sf->offset, sf->elem_size, size);
 	return 0;
 }
 
@@ -101,7 +87,7 @@ int structbuf_set_field(struct structbuf *sb, const struct field *f, const struc
 		memcpy(r->text, v->text, v->text_len);
 		r->text[v->text_len] = '\0';
 		/* a string's address is real and stays valid; a buffer's is filled in at call time */
-		store_le(sb->data + f->offset, 8, r->kind == RL_STRING ? (uint64_t)(uintptr_t)r->text : 0);
+		le_store(sb->data + f->offset, 8, r->kind == RL_STRING ? (uint64_t)(uintptr_t)r->text : 0);
 		clear_note(sb, f);
 		return 0;
 	}
@@ -125,7 +111,7 @@ int structbuf_set_field(struct structbuf *sb, const struct field *f, const struc
 	drop_reloc(sb, f->offset, f->offset + f->size);
 	if (f->count)
 		memset(sb->data + f->offset, 0, f->size);
-	store_le(sb->data + f->offset, f->elem_size, stored);
+	le_store(sb->data + f->offset, f->elem_size, stored);
 	clear_note(sb, f);
 	if (ext) {
 		struct sbuf n = SBUF_INIT;
@@ -160,7 +146,7 @@ int structbuf_poke(struct structbuf *sb, uint64_t off, const unsigned char *byte
 
 uint64_t structbuf_get(const struct structbuf *sb, const struct field *f)
 {
-	uint64_t v = load_le(sb->data + f->offset, f->elem_size);
+	uint64_t v = le_load(sb->data + f->offset, f->elem_size);
 	if (ftype_signed(f->type) && f->elem_size < 8 && (v >> (f->elem_size * 8 - 1)) & 1)
 		v |= ~0ULL << (f->elem_size * 8);
 	return v;
@@ -177,5 +163,5 @@ const struct reloc *structbuf_reloc_at(const struct structbuf *sb, unsigned offs
 uint64_t structbuf_kernel_size(const struct structbuf *sb)
 {
 	const struct field *sf = sb->size_field;
-	return sf ? load_le(sb->data + sf->offset, sf->elem_size) : sb->size;
+	return sf ? le_load(sb->data + sf->offset, sf->elem_size) : sb->size;
 }

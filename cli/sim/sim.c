@@ -7,20 +7,6 @@
 #include "model/xlat.h"
 #include "base/banned.h"
 
-static uint64_t load(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void store(unsigned char *p, unsigned n, uint64_t v)
-{
-	for (unsigned i = 0; i < n; i++, v >>= 8)
-		p[i] = (unsigned char)v;
-}
-
 PRINTF_LIKE(2, 3)
 static void say(struct sbuf *why, const char *fmt, ...)
 {
@@ -165,13 +151,13 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			say(why, "size %llu is above the %llu-byte cap%s%s", (unsigned long long)usize, (unsigned long long)r->cap,
 			    r->cap_since ? " added in " : "", r->cap_since ? kver_str(r->cap_since, since) : "");
 			if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf && sf->offset + sf->size <= o->len)
-				store(o->after + sf->offset, sf->elem_size, ksize);
+				le_store(o->after + sf->offset, sf->elem_size, ksize);
 			return fail(o, r->cap_errno ? errno_from_name(r->cap_errno) : E2BIG);
 		}
 		if (usize < ver0 && r->below_ver0 && strcmp(r->below_ver0, "ok")) {
 			say(why, "size %llu is below the first version, %u bytes", (unsigned long long)usize, ver0);
 			if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf && sf->offset + sf->size <= o->len)
-				store(o->after + sf->offset, sf->elem_size, ksize);
+				le_store(o->after + sf->offset, sf->elem_size, ksize);
 			return fail(o, errno_from_name(r->below_ver0));
 		}
 		bool input = !r->tail || !strcmp(r->tail, "E2BIG");
@@ -191,7 +177,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 					else
 						say(why, "byte %llu is nonzero, past a %s kernel's struct (%u bytes)", (unsigned long long)off, ks, ksize);
 					if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf)
-						store(o->after + sf->offset, sf->elem_size, ksize);
+						le_store(o->after + sf->offset, sf->elem_size, ksize);
 					return fail(o, E2BIG);
 				}
 			say(why, "the %llu bytes past a %s kernel's struct (%u) are zero: accepted", (unsigned long long)(usize - ksize), ks, ksize);
@@ -205,11 +191,11 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			const struct field *f = &st->fields[i];
 			if (f->offset + f->size > seen || f->count || f == sf)
 				continue;
-			if (f->reserved && load(o->before + f->offset, f->elem_size)) {
+			if (f->reserved && le_load(o->before + f->offset, f->elem_size)) {
 				say(why, "%s is reserved and must be zero", f->name);
 				return fail(o, EINVAL);
 			}
-			if (f->flagset && !check_word(sc, f->name, f->flagset, load(o->before + f->offset, f->elem_size), opt->kv, why))
+			if (f->flagset && !check_word(sc, f->name, f->flagset, le_load(o->before + f->offset, f->elem_size), opt->kv, why))
 				return fail(o, EINVAL);
 		}
 		if (check) {
@@ -220,7 +206,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 					continue;
 				uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? known_bits(f->flagset, opt->kv) :
 					     f->flagset ? 0 : ~0ULL;
-				store(o->after + f->offset, f->elem_size, v);
+				le_store(o->after + f->offset, f->elem_size, v);
 			}
 			for (uint64_t off = ksize; off < usize && off < o->len; off++)
 				o->after[off] = 0;
@@ -233,7 +219,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 				for (uint64_t off = ksize; off < usize && off < o->len; off++)
 					o->after[off] = 0;
 			if (r->writeback && !strcmp(r->writeback, "size-on-success") && st->size_field)
-				store(o->after + st->size_field->offset, st->size_field->elem_size, usize < ksize ? usize : ksize);
+				le_store(o->after + st->size_field->offset, st->size_field->elem_size, usize < ksize ? usize : ksize);
 			say(why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", ks,
 			    (unsigned)(usize < ksize ? usize : ksize));
 		}
@@ -243,7 +229,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			const struct field *f = &st->fields[i];
 			if (f->count || f->offset + f->size > o->len)
 				continue;
-			if (f->flagset && !check_word(sc, f->name, f->flagset, load(o->before + f->offset, f->elem_size), opt->kv, why))
+			if (f->flagset && !check_word(sc, f->name, f->flagset, le_load(o->before + f->offset, f->elem_size), opt->kv, why))
 				return fail(o, EINVAL);
 		}
 	}

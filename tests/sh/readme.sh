@@ -2,7 +2,12 @@
 # shows, in order, in what xsc prints ("..." lines mark trimmed output).
 set -eu
 readme=$top/README.md
-awk '/^    \$ build\/xsc$/ { on = 1; next } on && /^$/ { on = 0 } on' "$readme" >transcript
+# every indented block holding "xsc> " lines is one part of a single REPL session
+awk '
+	/^    / { block = block $0 "\n"; next }
+	{ if (block ~ /\n?    xsc> / && block !~ /\$ build\/xsc [a-z]/) printf "%s", block; block = "" }
+	END { if (block ~ /    xsc> /) printf "%s", block }
+' "$readme" | grep -v '^    \$ build/xsc$' >transcript
 [ -s transcript ] || { echo "no REPL transcript in README.md"; exit 1; }
 sed -n 's/^    xsc> //p' transcript >commands
 "$XSC" --data "$top/data" <commands >actual 2>&1
