@@ -153,7 +153,8 @@ int cmd_call(struct session *s, int argc, char **argv)
 	struct structbuf *sb = buffer_for(s, sc);
 	struct buffer_lookup bl = { lookup, s };
 	struct call_plan plan;
-	if (invoke_plan(s->cat, sc, sb, &bl, argc - i - 1, argv + i + 1, unsafe || s->sim, s->timeout_ms, &plan) < 0) {
+	if (invoke_plan(s->cat, sc, sb, &bl, argc - i - 1, argv + i + 1,
+			(unsafe ? PLAN_UNSAFE : 0) | (s->sim ? PLAN_SIM : 0), s->timeout_ms, &plan) < 0) {
 		invoke_plan_release(&plan);
 		return -1;
 	}
@@ -183,6 +184,22 @@ int cmd_call(struct session *s, int argc, char **argv)
 	}
 	print_outcome(s, sc, &plan, &o, &ex, target.buf);
 	sbuf_release(&target);
+	/* buffers that fields pointed at: what the kernel wrote into them */
+	for (size_t k = 0; k < o.npointed && o.stage == OS_CALLED; k++) {
+		struct structbuf *pb = session_find_buffer(s, o.pointed_name[k]);
+		if (!pb || pb->len != o.pointed_len[k] || !memcmp(pb->data, o.pointed[k], pb->len))
+			continue;
+		struct sbuf fill = SBUF_INIT;
+		explain_changes(&fill, s->cat, pb->st, pb->data, o.pointed[k], pb->len);
+		out_text(&s->out, "  the kernel wrote into &%s:\n", pb->name);
+		for (const char *p = fill.buf; *p;) {
+			const char *nl = strchr(p, '\n');
+			out_text(&s->out, "    %.*s\n", (int)(nl - p), p);
+			p = nl + 1;
+		}
+		sbuf_release(&fill);
+		memcpy(pb->data, o.pointed[k], pb->len);
+	}
 	/* the buffer now holds what the kernel left in it, as a program would see it */
 	if (sb && plan.buf_arg >= 0 && o.stage == OS_CALLED)
 		memcpy(sb->data, o.after, o.len < sb->len ? o.len : sb->len);

@@ -56,8 +56,8 @@ static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struc
 {
 	struct session *s = ctx;
 	const struct command *c = command_find("matrix");
-	if (!c || !sc->st || !sc->st->nversions)
-		return -1;
+	if (!c || !sc->st || !sc->st->nversions || sc->size_where == SW_NONE)
+		return -1; /* only calls whose size is a version have a matrix */
 	if (md && capture(s, c, sc->name, "--format=md", md))
 		return -1;
 	if (svg)

@@ -169,6 +169,8 @@ static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *b
 				return err("too many &BUFFER pointers in one struct");
 			void *copy = xmalloc(o->len);
 			memcpy(copy, o->data, o->len);
+			plan->copy_len[plan->ncopies] = o->len;
+			plan->copy_name[plan->ncopies] = o->name;
 			plan->copies[plan->ncopies++] = copy;
 			addr = (uint64_t)(uintptr_t)copy;
 		}
@@ -179,7 +181,7 @@ static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *b
 }
 
 int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
-		const struct buffer_lookup *bufs, int nover, char **over, bool unsafe, unsigned timeout_ms,
+		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
 		struct call_plan *plan)
 {
 	const char *why;
@@ -189,7 +191,8 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
 	plan->timeout_ms = timeout_ms;
 	plan->live = true;
-	if (!sc->designed && !invoke_supported(sc, &why))
+	bool unsafe = flags & (PLAN_UNSAFE | PLAN_SIM);
+	if (!(flags & PLAN_SIM) && !sc->designed && !invoke_supported(sc, &why))
 		return err("cannot call %s live: %s", sc->name, why);
 	plan->nr = arch_nr(sc);
 	plan->prep = prep_for(sc);
@@ -492,6 +495,8 @@ report:
 		write_all(wr, plan->buf, plan->buflen);
 	if (plan->extra)
 		write_all(wr, plan->extra, plan->extra_len);
+	for (size_t i = 0; i < plan->ncopies; i++) /* what the kernel wrote through &NAME pointers */
+		write_all(wr, plan->copies[i], plan->copy_len[i]);
 	_exit(0);
 }
 
@@ -585,6 +590,13 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	bool got = read_until(fds[0], &rec, sizeof(rec), deadline) == 0 &&
 		   (!plan->buflen || read_until(fds[0], out->after, plan->buflen, deadline) == 0) &&
 		   (!plan->extra_len || read_until(fds[0], out->extra, plan->extra_len, deadline) == 0);
+	for (size_t i = 0; got && i < plan->ncopies; i++) {
+		out->pointed[i] = xmalloc(plan->copy_len[i]);
+		out->pointed_len[i] = plan->copy_len[i];
+		out->pointed_name[i] = plan->copy_name[i];
+		out->npointed = i + 1;
+		got = read_until(fds[0], out->pointed[i], plan->copy_len[i], deadline) == 0;
+	}
 	out->elapsed_us = now_us() - t0;
 	int status = 0;
 	if (!got)

@@ -30,6 +30,8 @@ struct call_plan {
 	uint32_t size_cell;      /* size passed through a pointer (lsm calls) */
 	char *strings[6];        /* path and name strings the arguments point at */
 	void *copies[8];         /* copies of buffers that &NAME pointers point at */
+	size_t copy_len[8];
+	const char *copy_name[8]; /* the buffers they copy (the plan's caller owns the names) */
 	size_t ncopies;
 	void *stack;             /* a stack xsc supplied for clone3 with CLONE_VM */
 	size_t stack_len;
@@ -46,10 +48,15 @@ struct buffer_lookup {
 	void *ctx;
 };
 
+enum plan_flags {
+	PLAN_UNSAFE = 1 << 0, /* may change things outside the sandbox */
+	PLAN_SIM = 1 << 1,    /* for the simulator: nothing runs, the call need not exist here */
+};
+
 /* Builds a plan. over[] are "NAME=VALUE" overrides. Reports and returns -1 on bad input or
- * when the call could change something outside the sandbox and unsafe is false. */
+ * when the call could change something outside the sandbox without PLAN_UNSAFE. */
 int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
-		const struct buffer_lookup *bufs, int nover, char **over, bool unsafe, unsigned timeout_ms,
+		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
 		struct call_plan *plan);
 void invoke_plan_release(struct call_plan *plan);
 /* Runs the plan once. Returns 0 with the outcome filled (a syscall error is an outcome,

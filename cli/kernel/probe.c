@@ -45,7 +45,7 @@ struct fprobe {
 
 /* Calls whose own queries the prober asks. The child cannot read the catalogue (it is
  * not mapped into children), so the parent decides this. */
-enum special { SP_PLAIN, SP_UFFD, SP_IOURING_SETUP, SP_LANDLOCK, SP_IORING_PROBE, SP_STATMOUNT, SP_STATX };
+enum special { SP_PLAIN, SP_UFFD, SP_IOURING_SETUP, SP_LANDLOCK, SP_IORING_PROBE, SP_STATMOUNT, SP_STATX, SP_IORING_QUERY };
 
 /* One syscall's probe: recipe and results. Lives in memory shared with the child. */
 struct sprobe {
@@ -322,7 +322,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 			structbuf_set_field(sb, f, &val);
 		}
 	}
-	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, false, timeout_ms, &p->plan) < 0) {
+	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, 0, timeout_ms, &p->plan) < 0) {
 		structbuf_free(sb);
 		return "xsc cannot plan a harmless call";
 	}
@@ -340,6 +340,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	static const struct { const char *name; enum special sp; } specials[] = {
 		{ "UFFDIO_API", SP_UFFD }, { "io_uring_setup", SP_IOURING_SETUP }, { "landlock_create_ruleset", SP_LANDLOCK },
 		{ "IORING_REGISTER_PROBE", SP_IORING_PROBE }, { "statmount", SP_STATMOUNT }, { "statx", SP_STATX },
+		{ "IORING_REGISTER_QUERY", SP_IORING_QUERY },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(specials); i++)
 		if (!strcmp(sc->name, specials[i].name))
@@ -532,6 +533,13 @@ static void run_one(struct sprobe *p)
 	/* what the baseline call wrote back answers some questions by itself */
 	if (!p->base_err && p->special == SP_UFFD)
 		query(p, "uffd_features", (int64_t)le_load(p->plan.buf + 8, 8), true);
+	if (!p->base_err && p->special == SP_IORING_QUERY) {
+		/* the answer went where query_data points: the scratch area */
+		const unsigned char *ans = (const unsigned char *)(uintptr_t)le_load(p->plan.buf + 8, 8);
+		query(p, "io_uring_request_opcodes", (int64_t)le_load(ans, 4), true);
+		query(p, "io_uring_register_opcodes", (int64_t)le_load(ans + 4, 4), true);
+		query(p, "io_uring_setup_flags", (int64_t)le_load(ans + 16, 8), true);
+	}
 	if (!p->base_err && p->special == SP_IOURING_SETUP)
 		query(p, "io_uring_features", (int64_t)le_load(p->plan.buf + 20, 4), true);
 	if (p->pristine)

@@ -215,7 +215,15 @@ static void put_writeback(struct sbuf *sb, const struct catalog *cat, const stru
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		 const struct outcome *o, int buf_arg)
 {
-	sbuf_addf(sb, "%s(", sc->is_ioctl ? "ioctl" : sc->name);
+	/* the system call itself: ioctl for ioctls, io_uring_register for its opcodes */
+	const char *fn = sc->prototype ? strchr(sc->prototype, '(') : NULL, *start = fn;
+	while (start && start > sc->prototype && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+						   (start[-1] >= '0' && start[-1] <= '9')))
+		start--;
+	if (start && start < fn)
+		sbuf_addf(sb, "%.*s(", (int)(fn - start), start);
+	else
+		sbuf_addf(sb, "%s(", sc->name);
 	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
 		const struct sarg *a = &sc->args[i];
 		uint64_t v = o->args[i];

@@ -27,6 +27,10 @@ struct outcome {
 	unsigned char *extra;    /* an output buffer of another argument, after the call */
 	size_t extra_len;
 	int extra_arg;           /* its argument index, or -1 */
+	unsigned char *pointed[8]; /* buffers &NAME fields point at, as the kernel left them */
+	size_t pointed_len[8];
+	const char *pointed_name[8];
+	size_t npointed;
 	bool has_size_cell;      /* the size travelled through a pointer (lsm calls) */
 	uint32_t size_cell_before, size_cell_after;
 	uint64_t elapsed_us;

@@ -99,7 +99,7 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 				over[nover++] = sbuf_detach(&o);
 			}
 		struct call_plan plan;
-		int pr = invoke_plan(cat, sc, b, NULL, nover, over, true, 1000, &plan);
+		int pr = invoke_plan(cat, sc, b, NULL, nover, over, PLAN_SIM, 1000, &plan);
 		for (int k = 0; k < nover; k++)
 			free(over[k]);
 		if (pr < 0) {

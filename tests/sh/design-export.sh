@@ -38,6 +38,10 @@ grep -q 'TEST(size_below_ver0_is_einval)' xsc-export/frob_test.c && grep -q 'TES
 mkdir -p st/sub && cp xsc-export/frob_test.c st/sub/ && mkdir -p st/linux && cp xsc-export/frob.h st/linux/
 printf '#define TEST(n) static void n(void)\n#define ASSERT_EQ(a, b) ((void)((a) == (b)))\n#define TEST_HARNESS_MAIN int main(void) { return 0; }\n' >st/kselftest_harness.h
 cc -fsyntax-only -Ist st/sub/frob_test.c 2>cc.err || { echo "FAIL selftest does not compile"; cat cc.err; fail=1; }
+# the exported catalogue answers in the simulator like any other entry (it has no number)
+"$XSC" --data xsc-export -c 'new frob; target sim 7.0; call frob; expect ok; size +8; poke 40 1; call frob; expect errno E2BIG' >o 2>e ||
+	{ echo "FAIL the exported syscall in the simulator"; cat o e; fail=1; }
+"$XSC" --data xsc-export matrix frob >o 2>e || { echo "FAIL matrix of the exported syscall"; cat e; fail=1; }
 # refusals
 "$XSC" --data "$top/data" -c 'struct new a; field add u64 f; version add 8 7.0; export a /proc/xsc-nope' >o 2>e && { echo "FAIL export into /proc"; fail=1; }
 grep -q "cannot create directory '/proc/xsc-nope'" e || { echo "FAIL message"; cat e; fail=1; }
