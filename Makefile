@@ -16,7 +16,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKGS    := readline jansson
 # Debian packages the build and the tests need (pkg-config names above come from these).
-DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux libbpf-dev
+DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux libbpf-dev strace valgrind util-linux
 # uapi headers (cli/headers/): libcurl and libclang are dlopen'ed; only their headers are built against
 DEB_PKGS += libcurl4-openssl-dev libclang-dev python3
 # docs: cmark-gfm is loaded with dlopen on first use (cli/docs/md.c), never linked; chromium and

@@ -12,6 +12,8 @@ export XDG_CACHE_HOME=$d/cache
 fail=0
 no() { echo "FAIL $*"; fail=1; }
 libs="$BUILD/libxsc.a $(pkg-config --libs jansson 2>/dev/null || echo -ljansson)"
+# a sanitizer build's library needs the sanitizer runtimes (make check)
+case $BUILD in *asan*) libs="$libs -fsanitize=address,undefined" ;; esac
 
 # the example, built as its own header comment says (paths taken from $top), else as -Icli
 ex=$top/docs/examples/sys_features.c

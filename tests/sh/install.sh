@@ -13,7 +13,9 @@ echo "$out" | grep -q '"name": "openat2"' || { echo "installed binary did not re
 pc=$dest/usr/lib/pkgconfig/xsc.pc
 [ -f "$pc" ] || { echo "no pkg-config file"; exit 1; }
 grep -q '^Libs: -L${libdir} -lxsc -ljansson' "$pc" || { cat "$pc"; exit 1; }
-cc -o capi "$top/docs/examples/sys_features.c" -I"$dest/usr/include" \
+san=
+case ${BUILD:-} in *asan*) san=-fsanitize=address,undefined ;; esac
+cc $san -o capi "$top/docs/examples/sys_features.c" -I"$dest/usr/include" \
 	"$dest/usr/lib/libxsc.a" -ljansson || { echo "example did not link against the installed library"; exit 1; }
 XSC_DATA="$dest/usr/share/xsc/data" ./capi | grep -q "^openat2: [0-9]* feature bits" || { echo "example did not run"; exit 1; }
 make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr >>install.log 2>&1
