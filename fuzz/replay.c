@@ -17,10 +17,21 @@ static int run_file(const char *path)
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
 	size_t got;
+	if (!buf) {
+		fclose(f);
+		return 1;
+	}
 	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
+		if (n == cap) {
+			uint8_t *bigger = realloc(buf, cap *= 2);
+			if (!bigger) {
+				free(buf);
+				fclose(f);
+				return 1;
+			}
+			buf = bigger;
+		}
 	}
 	fclose(f);
 	LLVMFuzzerTestOneInput(buf, n);
