@@ -207,9 +207,9 @@ int session_run_line(struct session *s, const char *line)
 	int result = 0;
 	const char *p = line;
 	while (p) {
-		char **argv;
-		bool *quoted;
-		const char *rest;
+		char **argv = NULL;
+		bool *quoted = NULL;
+		const char *rest = NULL;
 		int argc = session_tokenize(p, &rest, &argv, &quoted);
 		if (argc < 0)
 			return -1;

@@ -162,7 +162,7 @@ void out_text(struct out *o, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(o->fp, fmt, ap);
+	vfprintf(o->fp, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
 	va_end(ap);
 }
 

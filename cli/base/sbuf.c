@@ -77,7 +77,7 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 		BUG("vsnprintf failed");
 	if (sb->len + (size_t)n + 1 > sb->alloc) {
 		sbuf_grow(sb, (size_t)n);
-		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
 	}
 	sb->len += (size_t)n;
 }

@@ -15,7 +15,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 	fputs("xsc: fatal: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(stderr, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(128);

@@ -9,6 +9,8 @@
 
 static void print_lines(struct out *o, const char *prefix, const char *text)
 {
+	if (!text)
+		return;
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);

@@ -113,7 +113,7 @@ int cmd_expect(struct session *s, int argc, char **argv)
 	if (!strcmp(what, "field"))
 		return expect_field(s, argc, argv);
 	if (!strcmp(what, "size")) {
-		uint64_t want;
+		uint64_t want = 0;
 		if (argc != 3)
 			return command_usage(command_find("expect"));
 		if (parse_uint(s, argv[2], &want) < 0)
@@ -124,7 +124,7 @@ int cmd_expect(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(what, "bytes")) {
-		uint64_t off, byte;
+		uint64_t off = 0, byte = 0;
 		if (argc < 4)
 			return command_usage(command_find("expect"));
 		if (parse_uint(s, argv[2], &off) < 0)

@@ -312,7 +312,7 @@ int fetch_parse_opt(struct fetch_opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
 	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	unsigned long long n;
+	unsigned long long n = 0;
 	if (!strcmp(a, "--cache")) {
 		if (!v)
 			return usage_err("--cache needs a directory");

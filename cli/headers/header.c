@@ -936,7 +936,7 @@ static const char *base_name(const char *s)
 	return *b ? b : "header.h";
 }
 
-int header_parse(struct header *h, const char *name, const char *text, size_t len)
+static int parse(struct header *h, const char *name, const char *text, size_t len)
 {
 	memset(h, 0, sizeof(*h));
 	h->name = arena_strdup(&h->a, name);
@@ -1234,6 +1234,14 @@ void header_from_catalog(struct header *h, const struct catalog *c, const char *
 			fs->nflags++;
 		}
 	}
+}
+
+int header_parse(struct header *h, const char *name, const char *text, size_t len)
+{
+	int r = parse(h, name, text, len);
+	if (r < 0)
+		header_release(h); /* nothing half-parsed is left: h is empty again */
+	return r;
 }
 
 void header_release(struct header *h)

@@ -307,9 +307,8 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 		structbuf_set_size(sb, PAGE); /* memory for bisection */
 		for (size_t i = 0; i < sc->nprobe_set; i++) {
 			const char *eq = strchr(sc->probe_set[i], '=');
-			const struct field *f = eq ? NULL : NULL;
 			char *name = eq ? xstrndup(sc->probe_set[i], (size_t)(eq - sc->probe_set[i])) : NULL;
-			f = name ? cstruct_find_field(st, name) : NULL;
+			const struct field *f = name ? cstruct_find_field(st, name) : NULL;
 			free(name);
 			uint64_t v;
 			if (!f || recipe_value(cat, f->flagset, eq + 1, spv, &v)) {
@@ -437,7 +436,8 @@ static void probe_size(struct sprobe *p)
 		memcpy(a, p->plan.args, sizeof(a));
 		if (do_call(p, a, 1, true, NULL) == E2BIG)
 			p->ksize_wb = (int32_t)le_load(p->plan.buf + p->size_field_off, p->size_field_width);
-		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+		if (p->pristine)
+			memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	}
 	if (!p->bisect_size || !p->ncand)
 		return;
@@ -512,7 +512,8 @@ static void probe_queries(struct sprobe *p)
 			supported += le_load(p->plan.buf + 16 + i * 8 + 2, 2) & 1;
 		query(p, "io_uring_last_op", p->plan.buf[0], !e);
 		query(p, "io_uring_ops_supported", supported, !e);
-		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+		if (p->pristine)
+			memcpy(p->plan.buf, p->pristine, p->pristine_len);
 	} else if (p->special == SP_STATMOUNT && p->plan.extra) {
 		le_store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
 		int e = do_call(p, a, p->newest, false, &ret);

@@ -10,7 +10,7 @@
 static uint64_t field_value(const struct field *f, const unsigned char *data)
 {
 	uint64_t v = le_load(data + f->offset, f->elem_size);
-	if (ftype_signed(f->type) && f->elem_size < 8 && (v >> (f->elem_size * 8 - 1)) & 1)
+	if (ftype_signed(f->type) && f->elem_size && f->elem_size < 8 && (v >> (f->elem_size * 8 - 1)) & 1)
 		v |= ~0ULL << (f->elem_size * 8);
 	return v;
 }

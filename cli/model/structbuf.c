@@ -29,14 +29,15 @@ struct structbuf *structbuf_new(const char *name, const struct cstruct *st, cons
 
 static void drop_reloc(struct structbuf *sb, unsigned off, unsigned end)
 {
-	for (size_t i = 0; i < sb->nrelocs;) {
-		if (sb->relocs[i].offset + 8 > off && sb->relocs[i].offset < end) {
-			free(sb->relocs[i].text);
-			sb->relocs[i] = sb->relocs[--sb->nrelocs];
-		} else {
-			i++;
-		}
+	size_t kept = 0;
+	for (size_t i = 0; i < sb->nrelocs; i++) {
+		struct reloc *r = &sb->relocs[i];
+		if (r->offset + 8 > off && r->offset < end)
+			free(r->text);
+		else
+			sb->relocs[kept++] = *r;
 	}
+	sb->nrelocs = kept;
 }
 
 void structbuf_free(struct structbuf *sb)

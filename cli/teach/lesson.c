@@ -102,7 +102,9 @@ int lesson_load(const char *path, struct lesson *l)
 			if (!strncmp(line, "```", 3)) {
 				in_check = false;
 			} else if (*line && *line != '#') {
-				if (!lesson_check_known(line))
+				if (!cur)
+					r = err("%s:%lu: a check before the first step", path, lineno);
+				else if (!lesson_check_known(line))
 					r = err("%s:%lu: unknown check '%s' (expect, ran, called, target, buffer, designed)", path,
 						lineno, line);
 				else {

@@ -1,0 +1,22 @@
+/* libFuzzer target: the uapi header front end (libclang, loaded on first use) and the
+ * checks and export built on its model. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "headers/header.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct header h;
+	diag_set_quiet(true);
+	if (header_parse(&h, "fuzz.h", (const char *)data, size) == 0) {
+		struct sbuf json = SBUF_INIT;
+		header_export_json(&h, "linux/fuzz.h", "6.18", &json);
+		sbuf_release(&json);
+	}
+	header_release(&h);
+	return 0;
+}
