@@ -101,7 +101,7 @@ void session_set_transcript(struct session *s, const char *path)
 int session_run_command(struct session *s, int argc, char **argv, const char *text)
 {
 	struct capture cap;
-	bool record = s->transcript_path && strcmp(argv[0], "transcript");
+	bool record = s->transcript_path && argc > 0 && argv && strcmp(argv[0], "transcript");
 	if (record && capture_begin(&cap) < 0)
 		record = false;
 	int r = command_run(s, argc, argv);
@@ -129,7 +129,7 @@ bool session_arg_quoted(const struct session *s, int i)
 
 void free_argv(int argc, char **argv, bool *quoted)
 {
-	for (int i = 0; i < argc; i++)
+	for (int i = 0; argv && i < argc; i++)
 		free(argv[i]);
 	free(argv);
 	free(quoted);

@@ -71,7 +71,7 @@ void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0, fmt, cp);
+	int n = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0, fmt, cp); /* NOLINT(clang-analyzer-valist.Uninitialized) */
 	va_end(cp);
 	if (n < 0)
 		BUG("vsnprintf failed");
