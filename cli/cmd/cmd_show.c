@@ -42,20 +42,6 @@ static void show_flagset(struct out *o, const struct flagset *fs)
 }
 
 /* The flag sets a struct's fields use, once each, in field order. */
-static size_t struct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < st->nfields; i++) {
-		const struct flagset *fs = st->fields[i].flagset;
-		bool seen = !fs;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = sets[k] == fs;
-		if (!seen && n < max)
-			sets[n++] = fs;
-	}
-	return n;
-}
-
 static void show_layout(struct out *o, const struct cstruct *st)
 {
 	char kv[16];
@@ -116,7 +102,7 @@ static void show_struct(struct out *o, const struct cstruct *st)
 	out_obj(o, NULL);
 	show_layout(o, st);
 	const struct flagset *sets[32];
-	size_t n = struct_flagsets(st, sets, ARRAY_SIZE(sets));
+	size_t n = cstruct_flagsets(st, sets, 0, ARRAY_SIZE(sets));
 	out_text(o, "%s", n ? "flag sets:\n" : "");
 	out_arr(o, "flagsets");
 	for (size_t i = 0; i < n; i++)
@@ -227,7 +213,7 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 		if (sc->args[i].flagset && n < ARRAY_SIZE(sets))
 			sets[n++] = sc->args[i].flagset;
 	if (sc->st)
-		n += struct_flagsets(sc->st, sets + n, ARRAY_SIZE(sets) - n);
+		n = cstruct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
 	if (sc->st) {
 		out_text(o, "\n");
 		out_obj(o, "layout");

@@ -341,19 +341,6 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 	}
 }
 
-static size_t struct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max)
-{
-	for (size_t i = 0; st && i < st->nfields; i++) {
-		const struct flagset *fs = st->fields[i].flagset;
-		bool seen = !fs;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = sets[k] == fs;
-		if (!seen && n < max)
-			sets[n++] = fs;
-	}
-	return n;
-}
-
 static void size_rules(struct sbuf *sb, const struct syscall *sc)
 {
 	const struct size_rules *r = &sc->rules;
@@ -601,7 +588,7 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 		if (!seen && n < ARRAY_SIZE(sets))
 			sets[n++] = sc->args[i].flagset;
 	}
-	n = struct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
+	n = cstruct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
 	if (n) {
 		sbuf_adds(sb, "\n## Flags\n");
 		for (size_t i = 0; i < n; i++)
@@ -753,7 +740,7 @@ static void struct_page(const struct docgen_input *in, struct doc_set *set, cons
 	versions_table(sb, st);
 
 	const struct flagset *sets[32];
-	size_t n = struct_flagsets(st, sets, 0, ARRAY_SIZE(sets));
+	size_t n = cstruct_flagsets(st, sets, 0, ARRAY_SIZE(sets));
 	if (n) {
 		sbuf_adds(sb, "\n## Flags\n");
 		for (size_t i = 0; i < n; i++)

@@ -81,6 +81,19 @@ const struct field *cstruct_field_at(const struct cstruct *st, size_t off)
 	return NULL;
 }
 
+size_t cstruct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max)
+{
+	for (size_t i = 0; st && i < st->nfields; i++) {
+		const struct flagset *fs = st->fields[i].flagset;
+		bool seen = !fs;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = sets[k] == fs;
+		if (!seen && n < max)
+			sets[n++] = fs;
+	}
+	return n;
+}
+
 unsigned cstruct_newest_size(const struct cstruct *st)
 {
 	return st->nversions ? st->versions[st->nversions - 1].size : st->size;

@@ -141,6 +141,9 @@ const struct flag *catalog_find_flag(const struct catalog *c, const struct flags
 const struct field *cstruct_find_field(const struct cstruct *st, const char *name);
 /* The field covering byte offset off, or NULL. */
 const struct field *cstruct_field_at(const struct cstruct *st, size_t off);
+/* Appends to sets[0..n) the flag sets st's fields use, each once, in field order (at most
+ * max in all); st may be NULL. Returns the new count. */
+size_t cstruct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max);
 /* The newest version's size, or the struct size when it has no versions. */
 unsigned cstruct_newest_size(const struct cstruct *st);
 /* The struct size a kernel of version kv knows (its newest version then; 0 kv = newest). */
