@@ -34,30 +34,35 @@ void *xrealloc(void *p, size_t n) { return checked(realloc(p, n ? n : 1)); }
 char *xstrdup(const char *s) { return checked(strdup(s)); }
 char *xstrndup(const char *s, size_t n) { return checked(strndup(s, n)); }
 
-size_t levenshtein(const char *a, const char *b)
+size_t levenshtein(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	if (la > 64 || lb > 64)
-		return (size_t)-1;
+	if (max > 64)
+		max = 64;
+	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 	size_t row[65];
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t diag = row[0], least = i;
 		row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
 			size_t up = row[j];
-			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			size_t best = diag + cost;
+			size_t best = diag + (a[i - 1] != b[j - 1]);
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
 			row[j] = best;
 			diag = up;
+			if (best < least)
+				least = best;
 		}
+		if (least > max)
+			return max + 1; /* every path is already too long */
 	}
-	return row[lb];
+	return row[lb] > max ? max + 1 : row[lb];
 }
 
 int read_file_max(const char *path, size_t max, char **out, size_t *len)
@@ -191,8 +196,16 @@ void arena_release(struct arena *a)
 
 void suggest_add(struct suggest *s, const char *candidate)
 {
-	size_t d = levenshtein(s->want, candidate);
-	if (d < s->bestd) {
+	suggest_add_biased(s, candidate, 0);
+}
+
+void suggest_add_biased(struct suggest *s, const char *candidate, size_t bonus)
+{
+	/* only a strictly nearer candidate matters: bound the work by the best so far */
+	size_t bound = (s->bestd < SUGGEST_FAR ? s->bestd : SUGGEST_FAR) + bonus;
+	size_t d = levenshtein(s->want, candidate, bound ? bound - 1 : 0);
+	d = d > bonus ? d - bonus : (d ? 0 : d);
+	if (d < s->bestd && d < SUGGEST_FAR) {
 		s->bestd = d;
 		s->best = candidate;
 	}

@@ -52,7 +52,7 @@ static inline void le_store(unsigned char *p, unsigned n, uint64_t v)
 void mkdir_parents(const char *path);
 
 /* Edit distance between two strings (for "did you mean"). */
-size_t levenshtein(const char *a, const char *b);
+size_t levenshtein(const char *a, const char *b, size_t max); /* max + 1 if farther */
 /* Read a whole file into a NUL-terminated heap buffer; refuses files larger than max.
  * Returns 0, or -1 with errno set (EFBIG when too large). Caller frees *out. */
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
@@ -78,6 +78,9 @@ struct suggest {
 	size_t bestd;
 };
 #define SUGGEST_INIT(w) { (w), NULL, (size_t)-1 }
+#define SUGGEST_FAR 24 /* no suggestion is ever this far from what was typed */
 void suggest_add(struct suggest *s, const char *candidate);
+/* as if the candidate were nearer by bonus (but never below 0 unless it matches) */
+void suggest_add_biased(struct suggest *s, const char *candidate, size_t bonus);
 const char *suggest_best(const struct suggest *s, size_t maxd); /* NULL if none close enough */
 #endif

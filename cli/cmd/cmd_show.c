@@ -286,18 +286,15 @@ int cmd_show(struct session *s, int argc, char **argv)
 	else if (fs)
 		show_flagset(&s->out, fs);
 	else {
-		const char *best = NULL;
-		size_t bestd = (size_t)-1, d;
+		struct suggest sg = SUGGEST_INIT(name);
 		for (size_t i = 0; i < c->nsyscalls; i++)
-			if ((d = levenshtein(name, c->syscalls[i].name)) < bestd)
-				bestd = d, best = c->syscalls[i].name;
+			suggest_add(&sg, c->syscalls[i].name);
 		for (size_t i = 0; i < c->nstructs; i++)
-			if ((d = levenshtein(name, c->structs[i].name)) < bestd)
-				bestd = d, best = c->structs[i].name;
+			suggest_add(&sg, c->structs[i].name);
 		for (size_t i = 0; i < c->nflagsets; i++)
-			if ((d = levenshtein(name, c->flagsets[i].name)) < bestd)
-				bestd = d, best = c->flagsets[i].name;
-		if (best && bestd <= 3)
+			suggest_add(&sg, c->flagsets[i].name);
+		const char *best = suggest_best(&sg, 3);
+		if (best)
 			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", name, best);
 		return err("no syscall, struct or flag set named '%s'; 'list' shows them", name);
 	}

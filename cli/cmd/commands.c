@@ -242,14 +242,11 @@ int command_run(struct session *s, int argc, char **argv)
 {
 	const struct command *c = command_find(argv[0]);
 	if (!c) {
-		const char *best = NULL;
-		size_t bestd = (size_t)-1;
-		for (const struct command *k = commands; k->name; k++) {
-			size_t d = levenshtein(argv[0], k->name);
-			if (d < bestd)
-				bestd = d, best = k->name;
-		}
-		if (best && bestd <= 2)
+		struct suggest sg = SUGGEST_INIT(argv[0]);
+		for (const struct command *k = commands; k->name; k++)
+			suggest_add(&sg, k->name);
+		const char *best = suggest_best(&sg, 2);
+		if (best)
 			return usage_err("unknown command '%s' (did you mean '%s'?); try 'help'", argv[0], best);
 		return usage_err("unknown command '%s'; try 'help'", argv[0]);
 	}

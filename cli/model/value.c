@@ -181,27 +181,16 @@ static void name_value(struct parser *P, struct value *v)
 	const struct flagset *in = NULL;
 	const struct flag *f = P->cat ? catalog_find_flag(P->cat, P->fs, name, &in) : NULL;
 	if (!f) {
-		/* nearest name: the field's set, the constants, then everything */
-		const char *best = NULL;
-		size_t bestd = (size_t)-1;
+		/* nearest name: the field's own set first, then the constants and everything */
+		struct suggest sg = SUGGEST_INIT(name);
 		for (size_t s = 0; P->cat && s < P->cat->nflagsets; s++) {
 			const struct flagset *fs = &P->cat->flagsets[s];
-			size_t nlen = strlen(name), maxd = 3 + nlen / 4;
-			for (size_t i = 0; i < fs->nflags; i++) {
-				size_t flen = strlen(fs->flags[i].name);
-				if ((flen > nlen ? flen - nlen : nlen - flen) > maxd)
-					continue; /* too far apart to be a typo */
-				size_t d = levenshtein(name, fs->flags[i].name);
-				if (fs == P->fs && d)
-					d--; /* prefer the field's own set */
-				if (d < bestd) {
-					bestd = d;
-					best = fs->flags[i].name;
-				}
-			}
+			for (size_t i = 0; i < fs->nflags; i++)
+				suggest_add_biased(&sg, fs->flags[i].name, fs == P->fs);
 		}
+		const char *best = suggest_best(&sg, 3 + strlen(name) / 4);
 		P->p = start;
-		if (best && bestd <= 3 + strlen(name) / 4)
+		if (best)
 			perr(P, "unknown name '%s' (did you mean '%s'?)", name, best);
 		else
 			perr(P, "unknown name '%s'", name);
