@@ -34,6 +34,28 @@ void *xrealloc(void *p, size_t n) { return checked(realloc(p, n ? n : 1)); }
 char *xstrdup(const char *s) { return checked(strdup(s)); }
 char *xstrndup(const char *s, size_t n) { return checked(strndup(s, n)); }
 
+enum { SCAN_BLOCK = 256 };
+static const unsigned char zero_block[SCAN_BLOCK];
+
+size_t mem_nonzero(const unsigned char *p, size_t from, size_t n)
+{
+	/* whole blocks by memcmp, then the block that differs byte by byte */
+	while (from + SCAN_BLOCK <= n && !memcmp(p + from, zero_block, SCAN_BLOCK))
+		from += SCAN_BLOCK;
+	while (from < n && !p[from])
+		from++;
+	return from;
+}
+
+size_t mem_diff(const unsigned char *a, const unsigned char *b, size_t from, size_t n)
+{
+	while (from + SCAN_BLOCK <= n && !memcmp(a + from, b + from, SCAN_BLOCK))
+		from += SCAN_BLOCK;
+	while (from < n && a[from] == b[from])
+		from++;
+	return from;
+}
+
 size_t levenshtein(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b);

@@ -52,6 +52,11 @@ static inline void le_store(unsigned char *p, unsigned n, uint64_t v)
 void mkdir_parents(const char *path);
 
 /* Edit distance between two strings (for "did you mean"). */
+/* Byte scans that stay fast on megabyte structs: the first offset in [from, n) holding a
+ * nonzero byte, or where a and b differ; n when there is none. */
+size_t mem_nonzero(const unsigned char *p, size_t from, size_t n);
+size_t mem_diff(const unsigned char *a, const unsigned char *b, size_t from, size_t n);
+static inline bool mem_all_zero(const unsigned char *p, size_t n) { return mem_nonzero(p, 0, n) == n; }
 size_t levenshtein(const char *a, const char *b, size_t max); /* max + 1 if farther */
 /* Read a whole file into a NUL-terminated heap buffer; refuses files larger than max.
  * Returns 0, or -1 with errno set (EFBIG when too large). Caller frees *out. */

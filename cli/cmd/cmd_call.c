@@ -110,14 +110,13 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	out_str(o_, "explanation", ex->text.buf);
 	out_u64(o_, "followup_calls", ex->followups);
 	out_arr(o_, "writeback");
-	for (size_t i = 0; i < o->len; i++)
-		if (o->before[i] != o->after[i]) {
-			out_obj(o_, NULL);
-			out_u64(o_, "offset", i);
-			out_u64(o_, "before", o->before[i]);
-			out_u64(o_, "after", o->after[i]);
-			out_end(o_);
-		}
+	for (size_t i = mem_diff(o->before, o->after, 0, o->len); i < o->len; i = mem_diff(o->before, o->after, i + 1, o->len)) {
+		out_obj(o_, NULL);
+		out_u64(o_, "offset", i);
+		out_u64(o_, "before", o->before[i]);
+		out_u64(o_, "after", o->after[i]);
+		out_end(o_);
+	}
 	out_end(o_);
 	out_u64(o_, "elapsed_us", o->elapsed_us);
 	out_end(o_);

@@ -10,14 +10,6 @@ static void hex_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
 		sbuf_addf(sb, "%s%02x", i ? " " : "", p[i]);
 }
 
-static bool all_zero(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb)
 {
 	const struct reloc *r = f->size == 8 ? structbuf_reloc_at(b, f->offset) : NULL;
@@ -41,7 +33,7 @@ void field_describe(const struct structbuf *b, const struct field *f, struct sbu
 	}
 	if (f->count) {
 		const unsigned char *p = b->data + f->offset;
-		if (all_zero(p, f->size))
+		if (mem_all_zero(p, f->size))
 			sbuf_adds(sb, "all zero");
 		else if (f->type == FT_CHAR) {
 			sbuf_addch(sb, '"');
@@ -113,7 +105,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 		hex_bytes(&hex, p, f->size);
 		const char *note = b->notes[i];
 		bool beyond = f->offset >= ksize;
-		bool reserved_bad = f->reserved && !all_zero(p, f->size);
+		bool reserved_bad = f->reserved && !mem_all_zero(p, f->size);
 		bool is_ptr = f->size == 8 && structbuf_reloc_at(b, f->offset);
 		if (beyond && !said_short) {
 			out_text(o, "  %s-- not passed: the kernel reads %llu bytes and zero-fills the rest --%s\n",
@@ -128,7 +120,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 			sbuf_adds(&shownval, "   !! reserved, must be zero");
 		if (is_ptr) {
 			dump_row(o, f->offset, p, 0, f->name, shownval.buf, false);
-		} else if (f->count && f->size > 8 && all_zero(p, f->size)) {
+		} else if (f->count && f->size > 8 && mem_all_zero(p, f->size)) {
 			struct sbuf z = SBUF_INIT;
 			sbuf_addf(&z, "00 x %u", f->size);
 			out_text(o, "  %5u  %-23s  %-22s %s\n", f->offset, z.buf, f->name, shownval.buf);
@@ -137,7 +129,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 			for (size_t k = 0; k < f->size; k += 8) {
 				size_t n = f->size - k < 8 ? f->size - k : 8;
 				dump_row(o, f->offset + k, p + k, n, k ? "" : f->name, k ? "" : shownval.buf,
-					 reserved_bad && !all_zero(p + k, n));
+					 reserved_bad && !mem_all_zero(p + k, n));
 			}
 		}
 		sbuf_release(&shownval);
@@ -175,7 +167,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 		for (size_t off = st->size; off < tail_end; off += 8) {
 			size_t n = tail_end - off < 8 ? tail_end - off : 8;
 			const unsigned char *p = b->data + off;
-			if (all_zero(p, n)) {
+			if (mem_all_zero(p, n)) {
 				if (zero_from == (size_t)-1)
 					zero_from = off;
 				continue;

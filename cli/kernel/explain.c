@@ -74,11 +74,7 @@ void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct 
 void explain_changes(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		     const unsigned char *before, const unsigned char *after, size_t n)
 {
-	for (size_t off = 0; off < n;) {
-		if (before[off] == after[off]) {
-			off++;
-			continue;
-		}
+	for (size_t off = mem_diff(before, after, 0, n); off < n; off = mem_diff(before, after, off, n)) {
 		const struct field *f = cstruct_field_at(st, off);
 		if (f) {
 			struct sbuf a = SBUF_INIT, b = SBUF_INIT;

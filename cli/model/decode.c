@@ -91,19 +91,13 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	}
 }
 
-static bool all_zero(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
+enum { STRACE_STRSIZE = 32 }; /* strace -s default */
 
 /* strace leaves out some fields that are zero and mean nothing without a flag. */
 static bool skip_field(const struct cstruct *st, const struct field *f, const unsigned char *data)
 {
 	if (f->reserved)
-		return all_zero(data + f->offset, f->size);
+		return mem_all_zero(data + f->offset, f->size);
 	if (!strcmp(st->name, "open_how") && !strcmp(f->name, "mode")) {
 		uint64_t flags = le_load(data, 8);
 		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !le_load(data + 8, 8);
@@ -117,7 +111,7 @@ static bool skip_field(const struct cstruct *st, const struct field *f, const un
 		uint64_t flags = le_load(data, 8);
 		for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++)
 			if (!strcmp(f->name, when[i].field))
-				return !(flags & when[i].flags) && (strcmp(f->name, "cgroup") || all_zero(data + f->offset, f->size));
+				return !(flags & when[i].flags) && (strcmp(f->name, "cgroup") || mem_all_zero(data + f->offset, f->size));
 		if (!strcmp(f->name, "set_tid") || !strcmp(f->name, "set_tid_size"))
 			return !le_load(data + 72, 8);
 		return false;
@@ -152,11 +146,16 @@ void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstr
 		decode_field(sb, cat, f, data);
 		first = false;
 	}
-	if (size > st->size && size <= len && !all_zero(data + st->size, (size_t)(size - st->size))) {
+	if (size > st->size && size <= len && !mem_all_zero(data + st->size, (size_t)(size - st->size))) {
 		sbuf_addf(sb, "%s/* bytes %u..%llu */ \"", first ? "" : ", ", st->size, (unsigned long long)(size - 1));
-		for (uint64_t k = st->size; k < size; k++)
-			sbuf_addf(sb, "\\x%02x", data[k]);
-		sbuf_addch(sb, '"');
+		/* like strace, at most its default string size (-s 32), then "..." */
+		uint64_t shown = size - st->size > STRACE_STRSIZE ? st->size + STRACE_STRSIZE : size;
+		static const char hex[] = "0123456789abcdef";
+		for (uint64_t k = st->size; k < shown; k++) {
+			char x[4] = { '\\', 'x', hex[data[k] >> 4], hex[data[k] & 15] };
+			sbuf_add(sb, x, 4);
+		}
+		sbuf_adds(sb, shown < size ? "\"..." : "\"");
 	}
 	sbuf_addch(sb, '}');
 }

@@ -168,18 +168,18 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 					return fail(o, EFAULT);
 				}
 			}
-			for (uint64_t off = ksize; off < usize && off < o->len; off++)
-				if (o->before[off]) {
-					const struct field *f = cstruct_field_at(st, off);
-					if (f)
-						say(why, "byte %llu is nonzero and a %s kernel's struct ends at %u: it is in %s, added in %s",
-						    (unsigned long long)off, ks, ksize, f->name, kver_str(f->since, since));
-					else
-						say(why, "byte %llu is nonzero, past a %s kernel's struct (%u bytes)", (unsigned long long)off, ks, ksize);
-					if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf)
-						le_store(o->after + sf->offset, sf->elem_size, ksize);
-					return fail(o, E2BIG);
-				}
+			size_t end = usize < o->len ? (size_t)usize : o->len, off = mem_nonzero(o->before, ksize, end);
+			if (off < end) {
+				const struct field *f = cstruct_field_at(st, off);
+				if (f)
+					say(why, "byte %zu is nonzero and a %s kernel's struct ends at %u: it is in %s, added in %s",
+					    off, ks, ksize, f->name, kver_str(f->since, since));
+				else
+					say(why, "byte %zu is nonzero, past a %s kernel's struct (%u bytes)", off, ks, ksize);
+				if (r->writeback && !strcmp(r->writeback, "size-on-e2big") && sf)
+					le_store(o->after + sf->offset, sf->elem_size, ksize);
+				return fail(o, E2BIG);
+			}
 			say(why, "the %llu bytes past a %s kernel's struct (%u) are zero: accepted", (unsigned long long)(usize - ksize), ks, ksize);
 		} else if (input && usize < ksize) {
 			say(why, "size %llu is smaller than a %s kernel's struct (%u): the rest is zero-filled, the old behaviour",
@@ -208,16 +208,16 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 					     f->flagset ? 0 : ~0ULL;
 				le_store(o->after + f->offset, f->elem_size, v);
 			}
-			for (uint64_t off = ksize; off < usize && off < o->len; off++)
-				o->after[off] = 0;
+			if (ksize < usize && ksize < o->len)
+				memset(o->after + ksize, 0, (usize < o->len ? (size_t)usize : o->len) - ksize);
 			say(why, "CHECK_FIELDS (bit 63 of the size): nothing was done; the struct now holds every flag bit a %s kernel accepts and all-ones in its other fields", ks);
 			return fail(o, EEXTSYS_NOOP);
 		}
 		if (!input) {
 			/* an output call: the simulator writes no values, only what the rules say */
 			if (r->tail && !strcmp(r->tail, "zeroed"))
-				for (uint64_t off = ksize; off < usize && off < o->len; off++)
-					o->after[off] = 0;
+				if (ksize < usize && ksize < o->len)
+					memset(o->after + ksize, 0, (usize < o->len ? (size_t)usize : o->len) - ksize);
 			if (r->writeback && !strcmp(r->writeback, "size-on-success") && st->size_field)
 				le_store(o->after + st->size_field->offset, st->size_field->elem_size, usize < ksize ? usize : ksize);
 			say(why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", ks,

@@ -130,7 +130,8 @@ set flags O_RDWR|O_CREAT|O_CLOEXEC; set mode 0640; set resolve RESOLVE_BENEATH|R
 new openat2 as t; set flags O_TMPFILE|O_RDWR; set mode 0600; call openat2;
 new openat2 as p; set flags O_PATH|O_NOFOLLOW; set resolve RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV|RESOLVE_IN_ROOT|RESOLVE_CACHED; call openat2;
 size 32; poke 24 1; poke 31 0xff; call openat2;
-size 16; call openat2; size 23; call openat2'
+size 16; call openat2; size 23; call openat2;
+size 200; poke 190 1; call openat2; size 56; poke 55 2; call openat2'
 
 case_ sched_setattr 'new sched_setattr; size 48; call sched_setattr; size 56; call sched_setattr;
 size 40; call sched_setattr; expect field size 56;
