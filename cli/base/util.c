@@ -61,30 +61,35 @@ size_t levenshtein(const char *a, const char *b, size_t max)
 	size_t la = strlen(a), lb = strlen(b);
 	if (max > 64)
 		max = 64;
+	const size_t far = max + 1;
 	if (la > 64 || lb > 64 || (la > lb ? la - lb : lb - la) > max)
-		return max + 1;
+		return far;
+	/* one row of the table, and only its band |i - j| <= max: a cell outside it is
+	 * already farther than max (Ukkonen) */
 	size_t row[65];
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		row[j] = j <= max ? j : far;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0], least = i;
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
+		size_t lo = i > max ? i - max : 1, hi = i + max < lb ? i + max : lb;
+		size_t diag = row[lo - 1];
+		row[lo - 1] = lo == 1 && i <= max ? i : far;
+		size_t least = row[lo - 1];
+		for (size_t j = lo; j <= hi; j++) {
 			size_t up = row[j];
 			size_t best = diag + (a[i - 1] != b[j - 1]);
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
-			row[j] = best;
+			row[j] = best < far ? best : far;
 			diag = up;
-			if (best < least)
-				least = best;
+			if (row[j] < least)
+				least = row[j];
 		}
-		if (least > max)
-			return max + 1; /* every path is already too long */
+		if (least >= far)
+			return far; /* every path is already too long */
 	}
-	return row[lb] > max ? max + 1 : row[lb];
+	return row[lb];
 }
 
 int read_file_max(const char *path, size_t max, char **out, size_t *len)
@@ -223,19 +228,23 @@ void suggest_add(struct suggest *s, const char *candidate)
 
 void suggest_add_biased(struct suggest *s, const char *candidate, size_t bonus)
 {
-	/* only a strictly nearer candidate matters: bound the work by the best so far */
-	size_t bound = (s->bestd < SUGGEST_FAR ? s->bestd : SUGGEST_FAR) + bonus;
-	size_t d = levenshtein(s->want, candidate, bound ? bound - 1 : 0);
+	/* only a strictly nearer candidate within maxd matters: that bounds the work */
+	size_t bound = (s->bestd <= s->maxd ? s->bestd : s->maxd + 1) + bonus;
+	if (!bound)
+		return;
+	size_t d = levenshtein(s->want, candidate, bound - 1);
+	if (d >= bound)
+		return;
 	d = d > bonus ? d - bonus : (d ? 0 : d);
-	if (d < s->bestd && d < SUGGEST_FAR) {
+	if (d < s->bestd) {
 		s->bestd = d;
 		s->best = candidate;
 	}
 }
 
-const char *suggest_best(const struct suggest *s, size_t maxd)
+const char *suggest_best(const struct suggest *s)
 {
-	return s->best && s->bestd <= maxd ? s->best : NULL;
+	return s->best;
 }
 
 void mkdir_parents(const char *path)

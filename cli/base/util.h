@@ -77,15 +77,14 @@ char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
 void arena_release(struct arena *a);
 
 
-/* "Did you mean": feed candidates, then ask for the nearest within a distance. */
+/* "Did you mean": feed candidates, then ask for the nearest one within maxd edits. */
 struct suggest {
 	const char *want, *best;
-	size_t bestd;
+	size_t bestd, maxd;
 };
-#define SUGGEST_INIT(w) { (w), NULL, (size_t)-1 }
-#define SUGGEST_FAR 24 /* no suggestion is ever this far from what was typed */
+#define SUGGEST_INIT(w, maxd) { (w), NULL, (size_t)-1, (maxd) }
 void suggest_add(struct suggest *s, const char *candidate);
 /* as if the candidate were nearer by bonus (but never below 0 unless it matches) */
 void suggest_add_biased(struct suggest *s, const char *candidate, size_t bonus);
-const char *suggest_best(const struct suggest *s, size_t maxd); /* NULL if none close enough */
+const char *suggest_best(const struct suggest *s); /* NULL if none is within maxd */
 #endif

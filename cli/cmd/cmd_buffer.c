@@ -24,13 +24,13 @@ int cmd_new(struct session *s, int argc, char **argv)
 	if (sc && !st)
 		return err("'%s' takes no struct (kind %s); nothing to build", sc->name, sc->kind);
 	if (!st) {
-		struct suggest sg = SUGGEST_INIT(argv[1]);
+		struct suggest sg = SUGGEST_INIT(argv[1], 3);
 		for (size_t i = 0; i < c->nstructs; i++)
 			suggest_add(&sg, c->structs[i].name);
 		for (size_t i = 0; i < c->nsyscalls; i++)
 			if (c->syscalls[i].st)
 				suggest_add(&sg, c->syscalls[i].name);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		if (best)
 			return err("no struct or syscall named '%s' (did you mean '%s'?)", argv[1], best);
 		return err("no struct or syscall named '%s'", argv[1]);
@@ -75,10 +75,10 @@ int cmd_use(struct session *s, int argc, char **argv)
 		return command_usage(command_find("use"));
 	struct structbuf *b = session_find_buffer(s, argv[1]);
 	if (!b) {
-		struct suggest sg = SUGGEST_INIT(argv[1]);
+		struct suggest sg = SUGGEST_INIT(argv[1], 3);
 		for (size_t i = 0; i < s->nbufs; i++)
 			suggest_add(&sg, s->bufs[i]->name);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		return best ? err("no buffer named '%s' (did you mean '%s'?)", argv[1], best)
 			    : err("no buffer named '%s'; 'buffers' lists them", argv[1]);
 	}

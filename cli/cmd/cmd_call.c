@@ -138,10 +138,10 @@ int cmd_call(struct session *s, int argc, char **argv)
 		return command_usage(command_find("call"));
 	const struct syscall *sc = session_find_syscall(s, argv[i]);
 	if (!sc) {
-		struct suggest sg = SUGGEST_INIT(argv[i]);
+		struct suggest sg = SUGGEST_INIT(argv[i], 3);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)
 			suggest_add(&sg, s->cat->syscalls[k].name);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		return best ? err("no syscall named '%s' (did you mean '%s'?)", argv[i], best)
 			    : err("no syscall named '%s'; 'list' shows them", argv[i]);
 	}

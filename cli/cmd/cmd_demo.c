@@ -71,10 +71,10 @@ int cmd_demo(struct session *s, int argc, char **argv)
 		return list_demos(o);
 	const struct demo *d = demo_find(name);
 	if (!d) {
-		struct suggest sg = SUGGEST_INIT(name);
+		struct suggest sg = SUGGEST_INIT(name, 4);
 		for (const struct demo *k = demos; k->name; k++)
 			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg, 4);
+		const char *best = suggest_best(&sg);
 		return best ? err("no demo named '%s' (did you mean '%s'?)", name, best)
 			    : err("no demo named '%s'; 'demo' lists them", name);
 	}

@@ -65,7 +65,7 @@ int cmd_doc(struct session *s, int argc, char **argv)
 	}
 	int r = 0;
 	if (!text) {
-		struct suggest sg = SUGGEST_INIT(topic.buf);
+		struct suggest sg = SUGGEST_INIT(topic.buf, 3);
 		char **bases = xcalloc(b.nfiles + 1, sizeof(*bases)); /* the suggestion points into them */
 		for (size_t i = 0; i < b.nfiles; i++) {
 			bases[i] = xstrdup(strchr(b.files[i].path, '/') + 1);
@@ -74,7 +74,7 @@ int cmd_doc(struct session *s, int argc, char **argv)
 		}
 		for (size_t i = 0; i < b.ref.n; i++)
 			suggest_add(&sg, b.ref.pages[i].title);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		struct sbuf list = SBUF_INIT;
 		for (size_t i = 0; i < b.nguide; i++) {
 			const char *base = strchr(b.files[i].path, '/') + 1;

@@ -23,10 +23,10 @@ int cmd_help(struct session *s, int argc, char **argv)
 		return command_usage(command_find("help"));
 	const struct command *c = command_find(argv[1]);
 	if (!c) {
-		struct suggest sg = SUGGEST_INIT(argv[1]);
+		struct suggest sg = SUGGEST_INIT(argv[1], 2);
 		for (const struct command *k = commands; k->name; k++)
 			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg, 2);
+		const char *best = suggest_best(&sg);
 		return best ? err("no command '%s' (did you mean '%s'?)", argv[1], best)
 			    : err("no command '%s'; 'help' lists them", argv[1]);
 	}

@@ -21,10 +21,10 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 		return usage_err("matrix: --format takes text, md or svg, not '%s'", format);
 	const struct syscall *sc = session_find_syscall(s, name);
 	if (!sc) {
-		struct suggest sg = SUGGEST_INIT(name);
+		struct suggest sg = SUGGEST_INIT(name, 3);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)
 			suggest_add(&sg, s->cat->syscalls[k].name);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		return best ? err("no syscall named '%s' (did you mean '%s'?)", name, best) : err("no syscall named '%s'", name);
 	}
 	struct matrix m;

@@ -11,10 +11,10 @@ const struct field *find_field_or_err(struct session *s, const char *name)
 	const struct field *f = cstruct_find_field(st, name);
 	if (f)
 		return f;
-	struct suggest sg = SUGGEST_INIT(name);
+	struct suggest sg = SUGGEST_INIT(name, 3);
 	for (size_t i = 0; i < st->nfields; i++)
 		suggest_add(&sg, st->fields[i].name);
-	const char *best = suggest_best(&sg, 3);
+	const char *best = suggest_best(&sg);
 	if (best)
 		err("struct %s has no field '%s' (did you mean '%s'?)", st->name, name, best);
 	else

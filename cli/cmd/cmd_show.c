@@ -286,14 +286,14 @@ int cmd_show(struct session *s, int argc, char **argv)
 	else if (fs)
 		show_flagset(&s->out, fs);
 	else {
-		struct suggest sg = SUGGEST_INIT(name);
+		struct suggest sg = SUGGEST_INIT(name, 3);
 		for (size_t i = 0; i < c->nsyscalls; i++)
 			suggest_add(&sg, c->syscalls[i].name);
 		for (size_t i = 0; i < c->nstructs; i++)
 			suggest_add(&sg, c->structs[i].name);
 		for (size_t i = 0; i < c->nflagsets; i++)
 			suggest_add(&sg, c->flagsets[i].name);
-		const char *best = suggest_best(&sg, 3);
+		const char *best = suggest_best(&sg);
 		if (best)
 			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", name, best);
 		return err("no syscall, struct or flag set named '%s'; 'list' shows them", name);

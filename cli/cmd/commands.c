@@ -242,10 +242,10 @@ int command_run(struct session *s, int argc, char **argv)
 {
 	const struct command *c = command_find(argv[0]);
 	if (!c) {
-		struct suggest sg = SUGGEST_INIT(argv[0]);
+		struct suggest sg = SUGGEST_INIT(argv[0], 2);
 		for (const struct command *k = commands; k->name; k++)
 			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg, 2);
+		const char *best = suggest_best(&sg);
 		if (best)
 			return usage_err("unknown command '%s' (did you mean '%s'?); try 'help'", argv[0], best);
 		return usage_err("unknown command '%s'; try 'help'", argv[0]);

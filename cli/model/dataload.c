@@ -220,10 +220,10 @@ static bool check_object(struct loader *L, json_t *obj, const char *what, const 
 			a++;
 		if (*a)
 			continue;
-		struct suggest sg = SUGGEST_INIT(key);
+		struct suggest sg = SUGGEST_INIT(key, 2);
 		for (a = allowed; *a; a++)
 			suggest_add(&sg, *a);
-		const char *best = suggest_best(&sg, 2);
+		const char *best = suggest_best(&sg);
 		push_key(L, key);
 		L->at_key = true;
 		if (best)

@@ -182,13 +182,13 @@ static void name_value(struct parser *P, struct value *v)
 	const struct flag *f = P->cat ? catalog_find_flag(P->cat, P->fs, name, &in) : NULL;
 	if (!f) {
 		/* nearest name: the field's own set first, then the constants and everything */
-		struct suggest sg = SUGGEST_INIT(name);
+		struct suggest sg = SUGGEST_INIT(name, 3 + strlen(name) / 4);
 		for (size_t s = 0; P->cat && s < P->cat->nflagsets; s++) {
 			const struct flagset *fs = &P->cat->flagsets[s];
 			for (size_t i = 0; i < fs->nflags; i++)
 				suggest_add_biased(&sg, fs->flags[i].name, fs == P->fs);
 		}
-		const char *best = suggest_best(&sg, 3 + strlen(name) / 4);
+		const char *best = suggest_best(&sg);
 		P->p = start;
 		if (best)
 			perr(P, "unknown name '%s' (did you mean '%s'?)", name, best);

@@ -3,6 +3,43 @@
 #include <stdlib.h>
 #include "base/util.h"
 
+/* the banded, bounded distance against the whole table, on random short strings */
+static size_t full_table(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), t[20][20];
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			if (!i || !j) {
+				t[i][j] = i + j;
+				continue;
+			}
+			size_t best = t[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (t[i - 1][j] + 1 < best)
+				best = t[i - 1][j] + 1;
+			if (t[i][j - 1] + 1 < best)
+				best = t[i][j - 1] + 1;
+			t[i][j] = best;
+		}
+	return t[la][lb];
+}
+
+static void random_pairs(void)
+{
+	unsigned seed = 12345, bad = 0;
+	char a[20], b[20];
+	for (int n = 0; n < 20000; n++) {
+		size_t la = (seed = seed * 1103515245 + 12345) >> 16 & 15, lb = (seed = seed * 1103515245 + 12345) >> 16 & 15;
+		for (size_t i = 0; i < la; i++)
+			a[i] = "abc"[((seed = seed * 1103515245 + 12345) >> 16) % 3];
+		for (size_t i = 0; i < lb; i++)
+			b[i] = "abc"[((seed = seed * 1103515245 + 12345) >> 16) % 3];
+		a[la] = b[lb] = '\0';
+		size_t want = full_table(a, b), max = ((seed = seed * 1103515245 + 12345) >> 16) % 8;
+		bad += levenshtein(a, b, max) != (want <= max ? want : max + 1);
+	}
+	ok(bad == 0, "20000 random pairs agree with the whole table: %u wrong", bad);
+}
+
 /* every position of one set byte around the block boundaries, against a byte loop */
 static void scans(void)
 {
@@ -48,21 +85,22 @@ int main(void)
 	dist("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "x", 500, 65); /* over 64 */
 	dist("abc", "xyz", 0, 1);
 
-	struct suggest sg = SUGGEST_INIT("opnat2");
+	struct suggest sg = SUGGEST_INIT("opnat2", 2);
 	suggest_add(&sg, "clone3");
 	suggest_add(&sg, "openat2");
 	suggest_add(&sg, "openat");
-	is_str(suggest_best(&sg, 2) ? suggest_best(&sg, 2) : "(none)", "openat2", "nearest wins, first of equals kept");
+	is_str(suggest_best(&sg) ? suggest_best(&sg) : "(none)", "openat2", "nearest wins, first of equals kept");
 	ok(sg.bestd == 1, "its distance is 1 (got %zu)", sg.bestd);
 
-	struct suggest far = SUGGEST_INIT("zzzzzz");
+	struct suggest far = SUGGEST_INIT("zzzzzz", 3);
 	suggest_add(&far, "openat2");
-	ok(suggest_best(&far, 3) == NULL, "nothing within 3 of zzzzzz");
+	ok(suggest_best(&far) == NULL, "nothing within 3 of zzzzzz");
 
-	struct suggest bias = SUGGEST_INIT("O_PATHX");
+	struct suggest bias = SUGGEST_INIT("O_PATHX", 2);
 	suggest_add(&bias, "O_PATHY");           /* 1 */
 	suggest_add_biased(&bias, "O_PATHZ", 1); /* 1, counted as 0: the field's own set */
-	is_str(suggest_best(&bias, 2), "O_PATHZ", "the biased candidate wins a tie");
+	is_str(suggest_best(&bias), "O_PATHZ", "the biased candidate wins a tie");
 	scans();
+	random_pairs();
 	return tap_done();
 }
