@@ -19,7 +19,7 @@ struct session {
 	size_t nbufs, bufs_alloc;
 	struct structbuf *cur;
 	bool json, keep_going, quit;
-	bool no_effects;           /* fuzzing: refuse commands that call the kernel or write files */
+	bool no_effects;           /* fuzzing: refuse commands that call the kernel, write files or fetch */
 	bool unsafe;               /* --unsafe: live calls may change things outside the sandbox */
 	unsigned timeout_ms;       /* per live call */
 	/* where 'call' goes: the running kernel, or a simulated one */

@@ -120,14 +120,14 @@ const struct command commands[] = {
 	  "compatibility matrix) and the command reference. The output is deterministic; a test\n"
 	  "fails when the committed pages are stale. --man writes the man page xsc.1 (through\n"
 	  "cmark's man renderer), --completion the bash completion script.",
-	  CMD_CATALOG, { COMP_NONE, COMP_FILE, COMP_FILE } },
+	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_FILE } },
 	{ "site", cmd_site, "[-o DIR] [--probe]", "build the static HTML site (build/site/ by default)",
 	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
 	  "(safe mode) into a static site: navigation, breadcrumbs, anchors per field and flag,\n"
 	  "version badges, a search index that works from file://, dark mode. The same input\n"
 	  "gives the same bytes; the site is built beside DIR and swapped into place. --probe adds\n"
 	  "this kernel's probe results to every syscall page.",
-	  CMD_CATALOG, { COMP_NONE, COMP_FILE, COMP_NONE } },
+	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
 	{ "import", cmd_import, "SRC [-o FILE] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"
 	  "file URL) with libclang and writes its structs (offsets, sizes and alignment from the\n"
@@ -135,7 +135,7 @@ const struct command commands[] = {
 	  "to stdout or FILE. Every entry is dated --since V (default: the system headers'\n"
 	  "version). The output is loaded back before it is written, so it is ready to merge.\n"
 	  "FETCH-OPTIONS: --timeout MS, --connect-timeout MS, --max-size BYTES (4 MiB), --cache DIR.",
-	  0, { COMP_FILE, COMP_NONE, COMP_NONE } },
+	  CMD_EFFECTS, { COMP_FILE, COMP_NONE, COMP_NONE } },
 	{ "lint", cmd_lint, "SRC... [--json] [FETCH-OPTIONS]", "check uapi headers against the extensible-struct conventions",
 	  "Reports, compiler style (FILE:LINE:COL: warning|error: message [RULE], the source line\n"
 	  "and a caret), every place SRC breaks a convention: implicit holes and tail padding,\n"
@@ -144,14 +144,14 @@ const struct command commands[] = {
 	  "inside the struct, fields with no word on what zero means. Rules are listed in\n"
 	  "docs/guide/lint-rules.md; '/* xsc-lint: ignore RULE */' on the line (or the line above)\n"
 	  "silences one. Fails (exit 1) when an error is found.",
-	  CMD_JSON, { COMP_FILE, COMP_FILE, COMP_FILE } },
+	  CMD_JSON | CMD_EFFECTS, { COMP_FILE, COMP_FILE, COMP_FILE } },
 	{ "diff", cmd_diff, "OLD NEW [--json] [FETCH-OPTIONS]", "every extension and ABI break between two header or catalogue versions",
 	  "OLD and NEW are headers (paths or URLs) or catalogues (a directory or a .json file).\n"
 	  "Per struct: fields added (where, how big), removed, moved or retyped, size changes\n"
 	  "and whether a VERn macro documents each; per flag group: flags added, removed or\n"
 	  "renumbered. Each change gets a verdict: compatible extension, undocumented extension\n"
 	  "(warning) or ABI break (error). Fails (exit 1) on an ABI break.",
-	  CMD_JSON, { COMP_FILE, COMP_FILE, COMP_NONE } },
+	  CMD_JSON | CMD_EFFECTS, { COMP_FILE, COMP_FILE, COMP_NONE } },
 	{ "demo", cmd_demo, "[NAME] [--sim VERSION] [--verbose] [--json]", "a teaching demo: real commands, narrated",
 	  "Without NAME, lists the demos. Each demo runs real xsc commands (in a scratch session:\n"
 	  "your buffers and target are untouched) and prints them with their output and a few\n"

@@ -10,7 +10,7 @@ enum cmd_flags {
 	CMD_CATALOG = 1 << 0, /* loads the catalogue before running */
 	CMD_BUFFER = 1 << 1,  /* needs a current buffer */
 	CMD_JSON = 1 << 2,    /* understands --json */
-	CMD_EFFECTS = 1 << 3, /* calls the kernel or writes files: refused when the session forbids it */
+	CMD_EFFECTS = 1 << 3, /* calls the kernel, writes files or fetches URLs: refused when the session forbids it */
 };
 
 /* What the REPL completes for each argument position. */
