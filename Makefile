@@ -57,7 +57,16 @@ FUZZ_SRCS    := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_NAMES   := $(FUZZ_SRCS:fuzz/%.c=%)
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SECONDS ?= 60
+rparen       := )
 FUZZ_PKGS    := clang libclang-rt-14-dev
+# Inputs as long as each target's real inputs (a catalogue file, a header, a few lines);
+# entropic scheduling off: its bookkeeping was half the REPL target's time (perf).
+FUZZ_OPTS    ?= -entropic=0
+FUZZ_LEN_fuzz_catalog := 32768
+FUZZ_LEN_fuzz_docs    := 32768
+FUZZ_LEN_fuzz_header  := 8192
+FUZZ_LEN_fuzz_repl    := 4096
+FUZZ_LEN_fuzz_value   := 1024
 VERSION      := 0.1
 .DEFAULT_GOAL := all
 
@@ -94,7 +103,8 @@ $(BUILD)/fuzz/replay_%: fuzz/%.c fuzz/replay.c $(BUILD)/libxsc-core.a
 fuzz: deps
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 	@$(MAKE) --no-print-directory BUILD=build/fuzzlib CC=clang SANITIZE= \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzzlib/libxsc-core.a
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt" \
+		build/fuzzlib/libxsc-core.a
 	@mkdir -p build/fuzz
 	@for t in $(FUZZ_NAMES); do \
 		clang $(XCFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build/fuzz/$$t \
@@ -102,7 +112,8 @@ fuzz: deps
 		mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes/$$t; \
 		echo "== $$t ($(FUZZ_SECONDS) s)"; \
 		XSC_DATA=data XDG_CACHE_HOME=build/fuzz/cache build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
-			-print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$$t/ -max_len=65536 \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$$t/ $(FUZZ_OPTS) \
+			-max_len=$$(case $$t in $(foreach t,$(FUZZ_NAMES),$t$(rparen) echo $(FUZZ_LEN_$t);;) esac) \
 			build/fuzz/corpus/$$t fuzz/corpus/$$t 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Test unit written' ; \
 	done
 
