@@ -40,17 +40,17 @@ int cmd_doc(struct session *s, int argc, char **argv)
 	sbuf_adds(&topic, argv[1]);
 	if (argc == 3)
 		sbuf_addf(&topic, " %s", argv[2]);
+	/* "reference" is the reference's index page */
+	const char *want = strcmp(topic.buf, "reference") ? topic.buf : "index";
 	struct docbundle b;
-	if (docbundle_init(&b, s, NULL)) {
+	if (docbundle_init(&b, s, NULL, want)) {
 		sbuf_release(&topic);
 		return -1;
 	}
 	const char *text = NULL;
 	size_t len = 0;
 	struct sbuf site_path = SBUF_INIT;
-	const struct doc_page *pg = doc_set_find(&b.ref, topic.buf);
-	if (!pg && !strcmp(topic.buf, "reference"))
-		pg = doc_set_find(&b.ref, "index");
+	const struct doc_page *pg = doc_set_find(&b.ref, want);
 	if (pg) {
 		text = pg->text.buf, len = pg->text.len;
 		sbuf_addf(&site_path, "reference/%s", pg->path);
@@ -72,8 +72,10 @@ int cmd_doc(struct session *s, int argc, char **argv)
 			bases[i][strlen(bases[i]) - 3] = 0;
 			suggest_add(&sg, bases[i]);
 		}
-		for (size_t i = 0; i < b.ref.n; i++)
-			suggest_add(&sg, b.ref.pages[i].title);
+		size_t ntitles;
+		char **titles = docgen_reference_titles(&b.in, &ntitles);
+		for (size_t i = 0; i < ntitles; i++)
+			suggest_add(&sg, titles[i]);
 		const char *best = suggest_best(&sg);
 		struct sbuf list = SBUF_INIT;
 		for (size_t i = 0; i < b.nguide; i++) {
@@ -89,6 +91,9 @@ int cmd_doc(struct session *s, int argc, char **argv)
 		for (size_t i = 0; i < b.nfiles; i++)
 			free(bases[i]);
 		free(bases);
+		for (size_t i = 0; i < ntitles; i++)
+			free(titles[i]);
+		free(titles);
 	} else {
 		unsigned width = 80;
 		struct winsize ws;

@@ -120,7 +120,7 @@ static void read_pages(struct docbundle *b, const char *sub, size_t *alloc)
 	sbuf_release(&dir);
 }
 
-int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe)
+int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic)
 {
 	memset(b, 0, sizeof(*b));
 	const struct catalog *cat = session_catalog(s);
@@ -159,7 +159,10 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
 				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = s, .probe = probe };
-	docgen_reference(&b->in, &b->ref);
+	if (topic)
+		docgen_reference_topic(&b->in, topic, &b->ref);
+	else
+		docgen_reference(&b->in, &b->ref);
 	return 0;
 }
 
@@ -249,7 +252,7 @@ int cmd_docs(struct session *s, int argc, char **argv)
 			return command_usage(command_find("docs"));
 	}
 	struct docbundle b;
-	if (docbundle_init(&b, s, NULL))
+	if (docbundle_init(&b, s, NULL, NULL))
 		return -1;
 	int r = 0;
 	struct sbuf def = SBUF_INIT;

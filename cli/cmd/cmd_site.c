@@ -36,7 +36,7 @@ int cmd_site(struct session *s, int argc, char **argv)
 	if (probe && features_probe(cat, NULL, 0, false, s->timeout_ms, &run))
 		return -1;
 	struct docbundle b;
-	if (docbundle_init(&b, s, probe ? &run : NULL)) {
+	if (docbundle_init(&b, s, probe ? &run : NULL, NULL)) {
 		if (probe)
 			probe_run_release(&run);
 		return -1;

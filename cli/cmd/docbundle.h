@@ -23,7 +23,8 @@ struct docbundle {
 	struct doc_set ref;         /* docs/reference, generated */
 };
 
-/* Loads everything; with probe non-NULL the pages carry this kernel's results. 0 or -1. */
-int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe);
+/* Loads everything; with probe non-NULL the pages carry this kernel's results; with topic
+ * non-NULL the reference holds only that topic's page (docgen_reference_topic). 0 or -1. */
+int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic);
 void docbundle_release(struct docbundle *b);
 #endif

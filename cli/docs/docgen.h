@@ -64,6 +64,11 @@ struct docgen_input {
 
 /* Every reference page, in a fixed order. */
 void docgen_reference(const struct docgen_input *in, struct doc_set *out);
+/* Only the pages doc_set_find could return for topic, as docgen_reference makes them:
+ * `doc openat2` builds one page, not the whole reference. */
+void docgen_reference_topic(const struct docgen_input *in, const char *topic, struct doc_set *out);
+/* The title of every page docgen_reference makes (for "did you mean"); free each and the array. */
+char **docgen_reference_titles(const struct docgen_input *in, size_t *n);
 void doc_set_release(struct doc_set *set);
 struct doc_page *doc_set_add(struct doc_set *set, const char *path, const char *title, const char *section,
 			     bool markdown);
