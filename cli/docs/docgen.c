@@ -113,10 +113,10 @@ void md_anchor_id(struct sbuf *sb, const char *prefix, const char *name)
 		sbuf_addch(sb, is_alnum((unsigned char)*p) || *p == '_' ? *p : '-');
 }
 
-/* A file name for a page: letters, digits, '_', '-', '.' only. */
 #define INDEX_TITLE "Reference"
 #define COMMANDS_TITLE "Commands"
 
+/* A file name for a page: letters, digits, '_', '-', '.' only. */
 static void file_name(struct sbuf *sb, const char *name)
 {
 	for (const char *p = name; *p; p++)
