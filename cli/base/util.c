@@ -144,6 +144,37 @@ fail:;
 	return -1;
 }
 
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int write_file_scratch(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	size_t plen = strlen(path);
@@ -153,17 +184,8 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		goto fail;
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail_unlink;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
+	if (write_all(fd, data, len) < 0)
+		goto fail_unlink;
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		fd = -1;
 		goto fail_unlink;

@@ -63,6 +63,9 @@ size_t levenshtein(const char *a, const char *b, size_t max); /* max + 1 if fart
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* Write data to path atomically (temporary file in the same directory, then rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* Create path (it must not exist) holding data, without syncing: for scratch files in a
+ * private temporary directory, which a crash leaves nothing to lose in. 0, or -1 (errno). */
+int write_file_scratch(const char *path, const void *data, size_t len);
 
 /* An arena: many small allocations in one contiguous region, freed at once. Being one
  * region, it can be saved and mapped back at another address (see catalog_relocate). */

@@ -970,7 +970,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	sbuf_addf(&ppath, "%s/__xsc_probe__.c", dir);
 	sbuf_addf(&stubs, "%s/stubs", dir);
 	mkdir(stubs.buf, 0700);
-	if (write_file_atomic(hpath.buf, text, len) < 0) {
+	if (write_file_scratch(hpath.buf, text, len) < 0) {
 		err("cannot write '%s': %s", hpath.buf, strerror(errno));
 		goto out;
 	}
@@ -1038,7 +1038,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 							mkdir(sp2.buf, 0700);
 							*s = '/';
 						}
-					if (write_file_atomic(sp2.buf, "", 0) == 0)
+					if (write_file_scratch(sp2.buf, "", 0) == 0)
 						again = true;
 				}
 				free(inc);
