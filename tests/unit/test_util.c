@@ -1,6 +1,8 @@
 /* The bounded edit distance and the "did you mean" built on it. */
 #include "tap.h"
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "base/util.h"
 
 /* the banded, bounded distance against the whole table, on random short strings */
@@ -102,5 +104,23 @@ int main(void)
 	is_str(suggest_best(&bias), "O_PATHZ", "the biased candidate wins a tie");
 	scans();
 	random_pairs();
+	/* scratch files: written whole, never over an existing file */
+	char dir[] = "/tmp/xsc-test-util-XXXXXX";
+	if (mkdtemp(dir)) {
+		char path[64], *text = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/f", dir);
+		ok(write_file_scratch(path, "abc", 3) == 0 && read_file_max(path, 16, &text, &len) == 0 && len == 3 &&
+			   !memcmp(text, "abc", 3),
+		   "write_file_scratch writes the file");
+		free(text), text = NULL;
+		errno = 0;
+		ok(write_file_scratch(path, "xy", 2) < 0 && errno == EEXIST && read_file_max(path, 16, &text, &len) == 0 &&
+			   len == 3,
+		   "write_file_scratch refuses an existing file and leaves it alone");
+		free(text);
+		unlink(path);
+		rmdir(dir);
+	}
 	return tap_done();
 }
