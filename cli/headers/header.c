@@ -1007,10 +1007,10 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 			err("'%s': libclang could not parse it", name);
 			goto out;
 		}
-		/* a missing include: report it, give it an empty stand-in, parse again */
+		/* missing includes: report each once, give them empty stand-ins, parse again */
 		bool again = false;
 		unsigned nd = L.getNumDiagnostics(tu);
-		for (unsigned i = 0; i < nd && !again; i++) {
+		for (unsigned i = 0; i < nd; i++) {
 			CXDiagnostic dg = L.getDiagnostic(tu, i);
 			CXString sp = L.getDiagnosticSpelling(dg);
 			const char *m = L.getCString(sp);
@@ -1025,10 +1025,11 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 				L.disposeString(fn);
 				struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
 				sbuf_addf(&msg, "include <%s> not found; its declarations are missing", inc);
-				if (ours)
-					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", line, col, msg.buf);
-				else
-					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", 0, 0, msg.buf);
+				bool told = false;
+				for (size_t k = 0; k < h->ndiags && !told; k++)
+					told = !strcmp(h->diags[k].rule, "INCLUDE_NOT_FOUND") && !strcmp(h->diags[k].msg, msg.buf);
+				if (!told)
+					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", ours ? line : 0, ours ? col : 0, msg.buf);
 				/* the stand-in, with its directories */
 				sbuf_addf(&sp2, "%s/%s", stubs.buf, inc);
 				if (!strstr(inc, "..")) {
