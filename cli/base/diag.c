@@ -8,7 +8,12 @@ static const char *where_file;
 static unsigned long where_line, nerrors;
 static bool quiet;
 
-void diag_set_quiet(bool q) { quiet = q; }
+bool diag_set_quiet(bool q)
+{
+	bool was = quiet;
+	quiet = q;
+	return was;
+}
 
 void diag_set_where(const char *file, unsigned long line)
 {

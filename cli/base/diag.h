@@ -14,7 +14,7 @@ void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* file == NULL restores the plain "xsc" prefix. file is not copied. */
 void diag_set_where(const char *file, unsigned long line);
 /* Fuzzing: count errors but print nothing. */
-void diag_set_quiet(bool quiet);
+bool diag_set_quiet(bool quiet); /* returns the previous setting */
 /* The number of errors reported so far (tests and batch mode use it). */
 unsigned long diag_error_count(void);
 #endif

@@ -58,9 +58,9 @@ static bool check_holds(struct session *s, struct lesson_state *ls, const char *
 		s->json = false;
 		const bool *q = s->quoted;
 		s->quoted = quoted;
-		diag_set_quiet(true);
+		bool was_quiet = diag_set_quiet(true);
 		int r = command_run(s, argc, argv);
-		diag_set_quiet(false);
+		diag_set_quiet(was_quiet);
 		s->quoted = q;
 		s->json = json;
 		capture_end(&cap, NULL, NULL);
