@@ -894,20 +894,20 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 	}
 }
 
-/* Whether a page named name is one of those wanted: all (want NULL), or those whose file name is want's. */
+/* Whether a page named name is wanted: all are when want (a file name) is NULL. */
 static bool wanted(const char *want, const char *name)
 {
 	if (!want)
 		return true;
-	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
-	file_name(&a, want);
-	file_name(&b, name);
-	bool eq = !strcmp(a.buf, b.buf);
-	sbuf_release(&a), sbuf_release(&b);
+	struct sbuf n = SBUF_INIT;
+	file_name(&n, name);
+	bool eq = !strcmp(n.buf, want);
+	sbuf_release(&n);
 	return eq;
 }
 
-/* The reference pages; with want non-NULL, only those doc_set_find could return for it. */
+/* The reference pages; with want (a file name) non-NULL, only those doc_set_find could
+ * return for it. */
 static void reference(const struct docgen_input *in, const char *want, int only, struct doc_set *out)
 {
 	if (only < 0 && wanted(want, "index"))
@@ -930,8 +930,10 @@ void docgen_reference(const struct docgen_input *in, struct doc_set *out)
 void docgen_reference_topic(const struct docgen_input *in, const char *topic, struct doc_set *out)
 {
 	int only;
-	const char *want = topic_kind(topic, &only);
-	reference(in, want, only, out);
+	struct sbuf want = SBUF_INIT;
+	file_name(&want, topic_kind(topic, &only));
+	reference(in, want.buf, only, out);
+	sbuf_release(&want);
 }
 
 char **docgen_reference_titles(const struct docgen_input *in, size_t *n)
