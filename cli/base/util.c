@@ -1,10 +1,14 @@
 #include "base/util.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <ftw.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -204,6 +208,58 @@ fail_unlink:;
 fail:
 	free(tmp);
 	return -1;
+}
+
+const char *scratch_dir(void)
+{
+	static const char *base;
+	if (base)
+		return base;
+	const char *cands[] = { getenv("XSC_SANDBOX_DIR"), getenv("XDG_RUNTIME_DIR"), "/dev/shm", getenv("TMPDIR"), "/tmp" };
+	for (size_t i = 0; i < ARRAY_SIZE(cands); i++)
+		if (cands[i] && cands[i][0] == '/' && access(cands[i], W_OK | X_OK) == 0)
+			return base = cands[i];
+	return base = "/tmp";
+}
+
+/* Clear the immutable and append-only flags of a file or directory, which forbid removing it
+ * (or, on a directory, its entries): a sandboxed call may have set them (file_setattr). */
+static void clear_no_remove_flags(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int fl;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0 && (fl & (FS_IMMUTABLE_FL | FS_APPEND_FL))) {
+		fl &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
+		ioctl(fd, FS_IOC_SETFLAGS, &fl);
+	}
+	close(fd);
+}
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	bool dir = type == FTW_DP || type == FTW_D || type == FTW_DNR;
+	if ((dir ? rmdir(path) : unlink(path)) == 0 || errno != EPERM)
+		return 0;
+	/* EPERM: the entry or its directory is immutable or append-only; never open a device */
+	if (dir || S_ISREG(st->st_mode))
+		clear_no_remove_flags(path);
+	if (ftw->base > 0) {
+		char *parent = xstrndup(path, (size_t)ftw->base);
+		clear_no_remove_flags(parent);
+		free(parent);
+	}
+	if (dir)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void remove_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 void *arena_alloc(struct arena *a, size_t n)

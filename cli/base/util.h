@@ -66,6 +66,13 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* Create path (it must not exist) holding data, without syncing: for scratch files in a
  * private temporary directory, which a crash leaves nothing to lose in. 0, or -1 (errno). */
 int write_file_scratch(const char *path, const void *data, size_t len);
+/* Where scratch directories go (sandboxes, header copies): XSC_SANDBOX_DIR, else a memory
+ * file system (XDG_RUNTIME_DIR, /dev/shm), where creating and removing files is cheap, else
+ * TMPDIR, else /tmp. */
+const char *scratch_dir(void);
+/* Remove path and everything under it, following no symbolic link and staying on its file
+ * system; what cannot be removed is left. */
+void remove_tree(const char *path);
 
 /* An arena: many small allocations in one contiguous region, freed at once. Being one
  * region, it can be saved and mapped back at another address (see catalog_relocate). */

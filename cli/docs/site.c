@@ -1,7 +1,6 @@
 #include "docs/site.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,17 +118,6 @@ static int write_file(const char *dir, const char *rel, const void *data, size_t
 	}
 	sbuf_release(&path);
 	return r;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ---- one page ---- */

@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -922,13 +921,6 @@ static void add_diag(struct header *h, enum hdiag_sev sev, const char *rule, uns
 	d->msg = astr(h, msg);
 }
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	remove(p);
-	return 0;
-}
-
 static const char *base_name(const char *s)
 {
 	const char *b = strrchr(s, '/');
@@ -958,10 +950,14 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		}
 	}
 	int ret = -1;
-	char tmpl[] = "/tmp/xsc-header-XXXXXX";
-	const char *dir = mkdtemp(tmpl);
-	if (!dir)
-		return err("cannot make a temporary directory: %s", strerror(errno));
+	struct sbuf tmpl = SBUF_INIT;
+	sbuf_addf(&tmpl, "%s/xsc-header-XXXXXX", scratch_dir());
+	const char *dir = mkdtemp(tmpl.buf);
+	if (!dir) {
+		err("cannot make a temporary directory in '%s': %s", scratch_dir(), strerror(errno));
+		sbuf_release(&tmpl);
+		return -1;
+	}
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
 	struct walk w = { 0 };
 	CXIndex idx = NULL;
@@ -1163,7 +1159,8 @@ out:
 	for (size_t i = 0; i < w.ncand; i++)
 		free(w.cand[i]);
 	free(w.cand), free(w.mac), free(w.have), free(w.defined), free(w.fields);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
+	sbuf_release(&tmpl);
 	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
 	sbuf_release(&origdir);
 	return ret;

@@ -1,7 +1,6 @@
 #include "kernel/sandbox.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,24 +37,10 @@ static int make_dir(const char *dir, const char *name)
 	return r;
 }
 
-/* Where sandboxes go: XSC_SANDBOX_DIR, else a memory file system (XDG_RUNTIME_DIR,
- * /dev/shm), which makes a directory per call cheap, else TMPDIR, else /tmp. */
-static const char *sandbox_base(void)
-{
-	static const char *base;
-	if (base)
-		return base;
-	const char *cands[] = { getenv("XSC_SANDBOX_DIR"), getenv("XDG_RUNTIME_DIR"), "/dev/shm", getenv("TMPDIR"), "/tmp" };
-	for (size_t i = 0; i < ARRAY_SIZE(cands); i++)
-		if (cands[i] && cands[i][0] == '/' && access(cands[i], W_OK | X_OK) == 0)
-			return base = cands[i];
-	return base = "/tmp";
-}
-
 int sandbox_create(struct sandbox *sb, unsigned needs)
 {
 	struct sbuf p = SBUF_INIT;
-	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", sandbox_base());
+	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", scratch_dir());
 	sb->dir = sbuf_detach(&p);
 	if (!mkdtemp(sb->dir)) {
 		int e = errno;
@@ -86,23 +71,12 @@ unsigned sandbox_needs(const char *path)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP || type == FTW_D || type == FTW_DNR)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
 void sandbox_destroy(struct sandbox *sb)
 {
 	if (!sb->dir)
 		return;
 	if (rmdir(sb->dir) < 0) /* usually empty again; else remove what the call left */
-		nftw(sb->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		remove_tree(sb->dir);
 	FREE_AND_NULL(sb->dir);
 }
 

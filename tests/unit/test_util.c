@@ -2,6 +2,7 @@
 #include "tap.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "base/util.h"
 
@@ -72,6 +73,36 @@ static void dist(const char *a, const char *b, size_t max, size_t want)
 	ok(got == want, "levenshtein('%s', '%s', %zu) = %zu (got %zu)", a, b, max, want, got);
 }
 
+/* remove_tree: everything under it goes, nothing a symbolic link points at does */
+static void trees(void)
+{
+	char top[] = "/tmp/xsc-test-tree-XXXXXX";
+	if (!mkdtemp(top)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	char p[128];
+	const char *dirs[] = { "keep", "t", "t/a", "t/a/b", "t/c" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		snprintf(p, sizeof(p), "%s/%s", top, dirs[i]), mkdir(p, 0700);
+	const char *files[] = { "keep/x", "t/f", "t/a/b/g", "t/c/h" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		snprintf(p, sizeof(p), "%s/%s", top, files[i]), write_file_scratch(p, "z", 1);
+	char target[128];
+	snprintf(target, sizeof(target), "%s/keep", top);
+	snprintf(p, sizeof(p), "%s/t/a/link", top), symlink(target, p);
+	snprintf(p, sizeof(p), "%s/t", top);
+	remove_tree(p);
+	struct stat st;
+	ok(lstat(p, &st) < 0 && errno == ENOENT, "remove_tree removes the tree");
+	snprintf(p, sizeof(p), "%s/keep/x", top);
+	ok(lstat(p, &st) == 0, "and not what a symbolic link in it points at");
+	unlink(p);
+	rmdir(target);
+	ok(rmdir(top) == 0, "nothing else was made");
+	remove_tree(p); /* a missing path: nothing to do, no crash */
+}
+
 int main(void)
 {
 	dist("", "", 3, 0);
@@ -122,5 +153,6 @@ int main(void)
 		unlink(path);
 		rmdir(dir);
 	}
+	trees();
 	return tap_done();
 }
