@@ -240,7 +240,8 @@ static void clear_no_remove_flags(const char *path)
 static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	bool dir = type == FTW_DP || type == FTW_D || type == FTW_DNR;
-	if ((dir ? rmdir(path) : unlink(path)) == 0 || errno != EPERM)
+	int (*rm)(const char *) = dir ? rmdir : unlink;
+	if (rm(path) == 0 || errno != EPERM)
 		return 0;
 	/* EPERM: the entry or its directory is immutable or append-only; never open a device */
 	if (dir || S_ISREG(st->st_mode))
@@ -250,10 +251,7 @@ static int rm_one(const char *path, const struct stat *st, int type, struct FTW 
 		clear_no_remove_flags(parent);
 		free(parent);
 	}
-	if (dir)
-		rmdir(path);
-	else
-		unlink(path);
+	rm(path);
 	return 0;
 }
 
