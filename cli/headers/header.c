@@ -32,6 +32,7 @@
 	X(CXSourceLocation, getCursorLocation, (CXCursor))                                          \
 	X(void, getExpansionLocation, (CXSourceLocation, CXFile *, unsigned *, unsigned *, unsigned *)) \
 	X(CXString, getFileName, (CXFile))                                                          \
+	X(const char *, getFileContents, (CXTranslationUnit, CXFile, size_t *))                     \
 	X(unsigned, isCursorDefinition, (CXCursor))                                                 \
 	X(unsigned, Cursor_isAnonymous, (CXCursor))                                                 \
 	X(unsigned, Cursor_isAnonymousRecordDecl, (CXCursor))                                       \
@@ -1020,7 +1021,12 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 				bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath.buf);
 				L.disposeString(fn);
 				struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
-				sbuf_addf(&msg, "include <%s> not found; its declarations are missing", inc);
+				/* the name as the directive spells it: "x" or <x> */
+				size_t flen = 0;
+				const char *fc = L.getFileContents(tu, f, &flen);
+				bool quoted = fc && off < flen && fc[off] == '"';
+				sbuf_addf(&msg, "include %c%s%c not found; its declarations are missing",
+					  quoted ? '"' : '<', inc, quoted ? '"' : '>');
 				bool told = false;
 				for (size_t k = 0; k < h->ndiags && !told; k++)
 					told = !strcmp(h->diags[k].rule, "INCLUDE_NOT_FOUND") && !strcmp(h->diags[k].msg, msg.buf);
