@@ -103,7 +103,8 @@ $(BUILD)/fuzz/replay_%: fuzz/%.c fuzz/replay.c $(BUILD)/libxsc-core.a
 fuzz: deps
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 	@$(MAKE) --no-print-directory BUILD=build/fuzzlib CC=clang SANITIZE= \
-		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt" \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt \
+			-DXSC_CLANG_OWN_NAMESPACE" \
 		build/fuzzlib/libxsc-core.a
 	@mkdir -p build/fuzz
 	@for t in $(FUZZ_NAMES); do \

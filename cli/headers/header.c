@@ -76,6 +76,15 @@ static struct {
 #undef X
 } L;
 
+/* The fuzz build loads libclang into a link namespace of its own, where it allocates with
+ * glibc's malloc: under ASan's, each of its large blocks got a fresh mapping, and a parse ran
+ * 3.5 times slower. xsc's own code stays under ASan. */
+#ifdef XSC_CLANG_OWN_NAMESPACE
+#define open_clang(path) dlmopen(LM_ID_NEWLM, (path), RTLD_NOW | RTLD_LOCAL)
+#else
+#define open_clang(path) dlopen((path), RTLD_NOW | RTLD_LOCAL)
+#endif
+
 static int load_clang(void)
 {
 	static const char *const names[] = { "libclang-14.so.1", "libclang.so.1", "libclang-15.so.1",
@@ -85,9 +94,9 @@ static int load_clang(void)
 	L.tried = true;
 	const char *e = getenv("XSC_LIBCLANG");
 	if (e && *e)
-		L.lib = dlopen(e, RTLD_NOW | RTLD_LOCAL);
+		L.lib = open_clang(e);
 	for (size_t i = 0; !L.lib && i < ARRAY_SIZE(names); i++)
-		L.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		L.lib = open_clang(names[i]);
 	if (!L.lib)
 		return err("cannot load libclang (libclang-14.so.1 or libclang.so.1; install libclang1-14)");
 #define X(ret, name, args)                                                                    \
