@@ -27,6 +27,7 @@ ifeq ($(SANITIZE),1)
 BUILD   ?= build/asan
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
+export LSAN_OPTIONS := $(if $(LSAN_OPTIONS),$(LSAN_OPTIONS):)suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 else
 BUILD   ?= build
 endif

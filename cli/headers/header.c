@@ -21,8 +21,9 @@
 #define CLANG_FUNCS(X)                                                                              \
 	X(CXIndex, createIndex, (int, int))                                                         \
 	X(void, disposeIndex, (CXIndex))                                                            \
-	X(CXTranslationUnit, parseTranslationUnit,                                                  \
-	  (CXIndex, const char *, const char *const *, int, struct CXUnsavedFile *, unsigned, unsigned)) \
+	X(enum CXErrorCode, parseTranslationUnit2,                                                  \
+	  (CXIndex, const char *, const char *const *, int, struct CXUnsavedFile *, unsigned, unsigned, \
+	   CXTranslationUnit *))                                                                    \
 	X(void, disposeTranslationUnit, (CXTranslationUnit))                                        \
 	X(CXCursor, getTranslationUnitCursor, (CXTranslationUnit))                                  \
 	X(unsigned, visitChildren, (CXCursor, CXCursorVisitor, CXClientData))                       \
@@ -969,6 +970,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		return -1;
 	}
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
+	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
 	struct walk w = { 0 };
 	CXIndex idx = NULL;
 	CXTranslationUnit tu = NULL;
@@ -998,18 +1000,23 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	w.path = hpath.buf;
 	w.probe = ppath.buf;
 	idx = L.createIndex(0, 0);
-	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
 	sbuf_addf(&iq, "-I%s", origdir.len ? origdir.buf : dir);
 	sbuf_addf(&is, "-I%s", stubs.buf);
 	const char *args[] = { "-xc", "-std=gnu11", "-w", "-ferror-limit=0", "-fno-spell-checking",
 			       iq.buf, "-I/usr/include", is.buf };
 	for (int attempt = 0; attempt < 32; attempt++) {
 		struct CXUnsavedFile uf = { ppath.buf, probe.buf, (unsigned long)probe.len };
-		tu = L.parseTranslationUnit(idx, ppath.buf, args, (int)ARRAY_SIZE(args), &uf, 1,
-					    CXTranslationUnit_DetailedPreprocessingRecord |
-						    CXTranslationUnit_SkipFunctionBodies |
-						    CXTranslationUnit_KeepGoing);
-		if (!tu) {
+		enum CXErrorCode ec = L.parseTranslationUnit2(idx, ppath.buf, args, (int)ARRAY_SIZE(args), &uf, 1,
+							      CXTranslationUnit_DetailedPreprocessingRecord |
+								      CXTranslationUnit_SkipFunctionBodies |
+								      CXTranslationUnit_KeepGoing,
+							      &tu);
+		if (ec == CXError_Crashed) {
+			err("'%s': libclang crashed while parsing it (a libclang bug, which malformed C can set off)",
+			    name);
+			goto out;
+		}
+		if (ec != CXError_Success || !tu) {
 			err("'%s': libclang could not parse it", name);
 			goto out;
 		}
@@ -1064,7 +1071,6 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		L.disposeTranslationUnit(tu);
 		tu = NULL;
 	}
-	sbuf_release(&iq), sbuf_release(&is);
 	if (!tu) {
 		err("'%s': too many missing includes", name);
 		goto out;
@@ -1177,7 +1183,7 @@ out:
 	remove_tree(dir);
 	sbuf_release(&tmpl);
 	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
-	sbuf_release(&origdir);
+	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is);
 	return ret;
 }
 

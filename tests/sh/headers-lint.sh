@@ -22,6 +22,16 @@ for f in d:
     assert set(f) == {"file", "line", "col", "severity", "rule", "message"}, f
     assert f["severity"] in ("error", "warning", "note") and f["rule"].isupper()
 PY
+# a header that crashes libclang 14 (found by fuzz_header): a clear error, exit 1, no scratch
+# directory left, and (under make check) nothing leaked
+mkdir -p "$T/scratch"
+XSC_SANDBOX_DIR="$T/scratch" "$XSC" lint fuzz/corpus/fuzz_header/libclang_crash.h >"$T/crash.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL lint on a libclang crash: exit $rc"; cat "$T/crash.out"; fail=1; }
+grep -q "libclang_crash.h': libclang crashed while parsing it" "$T/crash.out" ||
+	{ echo "FAIL lint on a libclang crash: no clear error"; cat "$T/crash.out"; fail=1; }
+! grep -q "Sanitizer" "$T/crash.out" || { echo "FAIL lint on a libclang crash:"; cat "$T/crash.out"; fail=1; }
+[ -z "$(ls -A "$T/scratch")" ] || { echo "FAIL lint on a libclang crash left $(ls "$T/scratch")"; fail=1; }
 # every rule is documented
 for r in $(sed -n 's/^	{ "\([A-Z0-9_]*\)", HD_.*/\1/p' cli/headers/lint.c); do
 	grep -q "^## $r\$" docs/guide/lint-rules.md || { echo "FAIL rule $r is not in docs/guide/lint-rules.md"; fail=1; }
