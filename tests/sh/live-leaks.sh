@@ -29,17 +29,20 @@ stop() {
 trap 'exec 9>&-; kill -9 $pid 2>/dev/null' EXIT INT TERM
 
 # idle: xsc has consumed every command written so far and waits in read(0) (x86_64 read = 0,
-# aarch64 = 63); a call in flight shows poll/wait instead. Up to 20 s.
+# aarch64 = 63); a call in flight shows poll/wait instead. xsc is stuck when its output has not
+# grown for 20 s (a slow machine or a sanitizer build only takes longer; 10 min at most).
 idle() {
-	i=0
-	while [ $i -lt 400 ]; do
+	i=0 n=0 size=-1
+	while [ $i -lt 400 ] && [ $n -lt 12000 ]; do
 		kill -0 "$pid" 2>/dev/null || { echo "FAIL: xsc exited early:"; tail -n 20 xsc.log | cut -c1-300; exit 1; }
 		read -r nr fd rest </proc/$pid/syscall 2>/dev/null
 		case "$nr $fd" in "0 0x0" | "63 0x0") [ -z "$(ps -o pid= --ppid "$pid")" ] && return 0 ;; esac
+		now=$(stat -c %s xsc.log)
+		if [ "$now" != "$size" ]; then size=$now i=0; else i=$((i + 1)); fi
 		sleep 0.05
-		i=$((i + 1))
+		n=$((n + 1))
 	done
-	echo "FAIL: xsc did not become idle; last lines:"
+	echo "FAIL: xsc did not become idle (output unchanged for $((i / 20)) s); last lines:"
 	tail -n 20 xsc.log | cut -c1-300
 	exit 1
 }
