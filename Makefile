@@ -3,6 +3,7 @@
 #   make test       set up, build, run the suite (ends with "N passed, N failed")
 #   make deps       install missing Debian packages (apt-get, as root)
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
+#   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
 
 PREFIX  ?= /usr/local
@@ -50,7 +51,7 @@ TEST_LIBS_test_layout   = $(shell pkg-config --libs libbpf 2>/dev/null)
 CLANG_INCDIR := $(shell llvm-config --includedir 2>/dev/null || llvm-config-14 --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
 $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 
-.PHONY: all build run test check deps install uninstall clean bench fuzz lint dist
+.PHONY: all build run test check deps install uninstall clean bench fuzz fuzz-build fuzz-bins core-lib lint dist
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
 # driver built with the normal compiler that runs the regression corpus in make test.
@@ -58,16 +59,9 @@ FUZZ_SRCS    := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_NAMES   := $(FUZZ_SRCS:fuzz/%.c=%)
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SECONDS ?= 60
-rparen       := )
+FUZZ_JOBS    ?= 1
+FUZZ_BINS    := $(FUZZ_NAMES:%=build/fuzz/%)
 FUZZ_PKGS    := clang libclang-rt-14-dev
-# Inputs as long as each target's real inputs (a catalogue file, a header, a few lines);
-# entropic scheduling off: its bookkeeping was half the REPL target's time (perf).
-FUZZ_OPTS    ?= -entropic=0
-FUZZ_LEN_fuzz_catalog := 32768
-FUZZ_LEN_fuzz_docs    := 32768
-FUZZ_LEN_fuzz_header  := 8192
-FUZZ_LEN_fuzz_repl    := 4096
-FUZZ_LEN_fuzz_value   := 1024
 VERSION      := 0.1
 .DEFAULT_GOAL := all
 
@@ -101,23 +95,29 @@ $(BUILD)/fuzz/replay_%: fuzz/%.c fuzz/replay.c $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ fuzz/$*.c fuzz/replay.c $(BUILD)/libxsc-core.a $(PKG_LIBS)
 
-fuzz: deps
+# make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N] [FUZZ_NAMES=...] [FUZZ_OPTS=...]: fails when a target
+# finds anything (fuzz/run.sh sets each target's options)
+fuzz: fuzz-build
+	@sh fuzz/run.sh -s $(FUZZ_SECONDS) -j $(FUZZ_JOBS) $(FUZZ_NAMES)
+
+# The libFuzzer targets, built with clang; make test builds them and runs them briefly.
+fuzz-build: deps
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 	@$(MAKE) --no-print-directory BUILD=build/fuzzlib CC=clang SANITIZE= \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fsanitize-coverage-ignorelist=fuzz/coverage-ignore.txt \
 			-DXSC_CLANG_OWN_NAMESPACE" \
-		build/fuzzlib/libxsc-core.a
-	@mkdir -p build/fuzz
-	@for t in $(FUZZ_NAMES); do \
-		clang $(XCFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o build/fuzz/$$t \
-			fuzz/$$t.c build/fuzzlib/libxsc-core.a $(PKG_LIBS) || exit 1; \
-		mkdir -p build/fuzz/corpus/$$t build/fuzz/crashes/$$t; \
-		echo "== $$t ($(FUZZ_SECONDS) s)"; \
-		XSC_DATA=data XDG_CACHE_HOME=build/fuzz/cache build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
-			-print_final_stats=1 -artifact_prefix=build/fuzz/crashes/$$t/ $(FUZZ_OPTS) \
-			-max_len=$$(case $$t in $(foreach t,$(FUZZ_NAMES),$t$(rparen) echo $(FUZZ_LEN_$t);;) esac) \
-			build/fuzz/corpus/$$t fuzz/corpus/$$t 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Test unit written' ; \
-	done
+		core-lib
+	@$(MAKE) --no-print-directory fuzz-bins
+
+# (a recipe of their own keeps make quiet when they are up to date)
+core-lib: $(BUILD)/libxsc-core.a
+	@:
+fuzz-bins: $(FUZZ_BINS)
+	@:
+
+build/fuzz/%: fuzz/%.c build/fuzzlib/libxsc-core.a
+	@mkdir -p $(@D)
+	clang $(XCFLAGS) $(PKG_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ fuzz/$*.c build/fuzzlib/libxsc-core.a $(PKG_LIBS)
 
 # Installs what is missing; does nothing when everything is present.
 deps:
@@ -137,7 +137,7 @@ deps:
 run: all
 	$(BUILD)/xsc --data data
 
-test: all
+test: all fuzz-build
 	@BUILD=$(BUILD) sh tests/run.sh
 
 # The suite under AddressSanitizer + UBSan, then valgrind over a session using every command.
@@ -202,4 +202,4 @@ $(BUILD)/xsc.1 $(BUILD)/xsc.bash: $(BUILD)/xsc $(wildcard data/*.json)
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d) $(FUZZ_BINS:=.d)
