@@ -104,9 +104,8 @@ for t; do
 		sum=$((sum + ${runs:-0}))
 		lane=$((lane + 1))
 	done
-	pids=''
-	rm -rf $scratch
-	scratch=''
+	pids='' # all reaped: cleanup only removes the scratch directories
+	cleanup
 	new=$(($(ls "$outdir/crashes/$t" | wc -l) - before))
 	if [ $new -gt 0 ]; then
 		ls -t "$outdir/crashes/$t" | head -n $new | sed "s|^|      input: $outdir/crashes/$t/|"
