@@ -48,12 +48,33 @@ static const struct hversion *find_version_size(const struct hstruct *st, uint64
 	return NULL;
 }
 
-static const struct hversion *find_version(const struct hstruct *st, const char *name)
+static bool unnamed(const struct hversion *v)
 {
+	return !v->name || !*v->name;
+}
+
+/* v's counterpart in st: by macro name; a size without a macro (catalogues list sizes that
+ * no *_SIZE_VERn names, as landlock's) is its own identity, so it is matched by size. */
+static const struct hversion *find_version(const struct hstruct *st, const struct hversion *v)
+{
+	if (unnamed(v)) {
+		const struct hversion *o = find_version_size(st, v->size);
+		return o && unnamed(o) ? o : NULL;
+	}
 	for (size_t i = 0; i < st->nversions; i++)
-		if (!strcmp(st->versions[i].name, name))
+		if (!unnamed(&st->versions[i]) && !strcmp(st->versions[i].name, v->name))
 			return &st->versions[i];
 	return NULL;
+}
+
+static const char *version_label(const struct hversion *v, struct sbuf *sb)
+{
+	sbuf_reset(sb);
+	if (unnamed(v))
+		sbuf_addf(sb, "the size %llu", (unsigned long long)v->size);
+	else
+		sbuf_adds(sb, v->name);
+	return sb->buf;
 }
 
 /* Was [off, off+size) reserved space or an implicit hole in the old struct? */
@@ -144,12 +165,13 @@ static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct
 		    "size grew from %u to %u bytes%s%s%s", o->size, n->size, fresh ? ", documented by " : "",
 		    fresh ? v->name : "", fresh ? "" : "; no new *_SIZE_VERn macro names the new size");
 	}
+	struct sbuf label = SBUF_INIT;
 	for (size_t i = 0; i < o->nversions; i++) {
 		const struct hversion *ov = &o->versions[i];
-		const struct hversion *nv = find_version(n, ov->name);
+		const struct hversion *nv = find_version(n, ov);
 		if (!nv)
 			add(d, o->name, "version_removed", ov->name, HV_BREAK, -1, (long long)ov->size,
-			    "%s (%llu) removed: programs built against it no longer compile", ov->name,
+			    "%s (%llu) removed: programs built against it no longer compile", version_label(ov, &label),
 			    (unsigned long long)ov->size);
 		else if (nv->size != ov->size)
 			add(d, o->name, "version_changed", ov->name, HV_BREAK, -1, (long long)nv->size,
@@ -157,9 +179,10 @@ static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct
 			    (unsigned long long)ov->size, (unsigned long long)nv->size);
 	}
 	for (size_t i = 0; i < n->nversions; i++)
-		if (!find_version(o, n->versions[i].name))
+		if (!find_version(o, &n->versions[i]))
 			add(d, n->name, "version_added", n->versions[i].name, HV_COMPATIBLE, -1, (long long)n->versions[i].size,
-			    "%s = %llu added", n->versions[i].name, (unsigned long long)n->versions[i].size);
+			    "%s = %llu added", version_label(&n->versions[i], &label), (unsigned long long)n->versions[i].size);
+	sbuf_release(&label);
 }
 
 static const struct hmacro *find_flag(const struct header *h, const char *name, const struct hflagset **in)
