@@ -1,0 +1,201 @@
+/* outfile: whole-or-nothing files, relative to directory descriptors. See outfile.h. */
+#include "base/outfile.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/sbuf.h"
+#include "base/util.h"
+#include "base/banned.h"
+
+bool outfile_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+int outdir_open_at(int dirfd, const char *name, bool create)
+{
+	if (create && mkdirat(dirfd, name, 0777) < 0 && errno != EEXIST)
+		return -1;
+	return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static void outfile_init(struct outfile *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->dirfd = f->fd = -1;
+}
+
+int outfile_begin_at(struct outfile *f, int dirfd, const char *name, unsigned flags)
+{
+	outfile_init(f);
+	if (!outfile_name_ok(name)) {
+		errno = EINVAL;
+		return -1;
+	}
+	struct stat st;
+	bool exists = fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (exists && !(flags & OF_FORCE)) {
+		errno = EEXIST;
+		return -1;
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	struct sbuf tmp = SBUF_INIT;
+	sbuf_addf(&tmp, OUTFILE_TMP_PREFIX "%ld.%s", (long)getpid(), name);
+	int fd = openat(dirfd, tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		sbuf_release(&tmp);
+		return -1;
+	}
+	/* a replaced file keeps its permissions: --force changes the text, not who may read it */
+	if (exists && S_ISREG(st.st_mode) && fchmod(fd, st.st_mode & 07777) < 0) {
+		int e = errno;
+		close(fd);
+		unlinkat(dirfd, tmp.buf, 0);
+		sbuf_release(&tmp);
+		errno = e;
+		return -1;
+	}
+	f->dirfd = dirfd;
+	f->fd = fd;
+	f->name = xstrdup(name);
+	f->tmp = sbuf_detach(&tmp);
+	f->flags = flags;
+	return 0;
+}
+
+int outfile_begin_path(struct outfile *f, const char *path, unsigned flags)
+{
+	outfile_init(f);
+	const char *slash = strrchr(path, '/');
+	struct sbuf dir = SBUF_INIT;
+	if (slash)
+		sbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		sbuf_adds(&dir, ".");
+	int dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sbuf_release(&dir);
+	if (dfd < 0)
+		return -1;
+	if (outfile_begin_at(f, dfd, slash ? slash + 1 : path, flags) < 0) {
+		int e = errno;
+		close(dfd);
+		errno = e;
+		return -1;
+	}
+	f->own_dirfd = true;
+	return 0;
+}
+
+int outfile_write(struct outfile *f, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(f->fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int place(struct outfile *f)
+{
+	if (f->flags & OF_FORCE)
+		return renameat(f->dirfd, f->tmp, f->dirfd, f->name);
+	if (renameat2(f->dirfd, f->tmp, f->dirfd, f->name, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* a file system without RENAME_NOREPLACE: a hard link refuses an existing name too */
+	if (linkat(f->dirfd, f->tmp, f->dirfd, f->name, 0) < 0)
+		return -1;
+	unlinkat(f->dirfd, f->tmp, 0);
+	return 0;
+}
+
+int outfile_commit(struct outfile *f)
+{
+	if ((f->flags & OF_SYNC) && fsync(f->fd) < 0)
+		goto fail;
+	if (place(f) < 0)
+		goto fail;
+	FREE_AND_NULL(f->tmp);
+	return 0;
+fail:;
+	int e = errno;
+	unlinkat(f->dirfd, f->tmp, 0);
+	FREE_AND_NULL(f->tmp);
+	errno = e;
+	return -1;
+}
+
+void outfile_release(struct outfile *f)
+{
+	if (f->tmp)
+		unlinkat(f->dirfd, f->tmp, 0);
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->own_dirfd && f->dirfd >= 0)
+		close(f->dirfd);
+	free(f->tmp);
+	free(f->name);
+	outfile_init(f);
+}
+
+int outfile_put(const char *path, const void *data, size_t len, unsigned flags)
+{
+	struct outfile f;
+	if (outfile_begin_path(&f, path, flags) < 0)
+		return -1;
+	int r = outfile_write(&f, data, len);
+	if (!r)
+		r = outfile_commit(&f);
+	int e = errno;
+	outfile_release(&f);
+	errno = e;
+	return r;
+}
+
+/* ".xsc-tmp.PID.rest" of a process that is gone (ours are never stale: the run is live) */
+static bool stale_tmp(const char *name)
+{
+	size_t n = strlen(OUTFILE_TMP_PREFIX);
+	if (strncmp(name, OUTFILE_TMP_PREFIX, n))
+		return false;
+	char *end;
+	long pid = strtol(name + n, &end, 10);
+	if (end == name + n || *end != '.' || pid <= 0 || pid == (long)getpid())
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void outfile_sweep(int dirfd)
+{
+	/* a descriptor of its own: a dup would share (and move) dirfd's read position */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *e;
+	struct stat st;
+	while ((e = readdir(d)))
+		if (stale_tmp(e->d_name) && fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode))
+			unlinkat(dirfd, e->d_name, 0);
+	closedir(d);
+}
