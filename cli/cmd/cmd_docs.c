@@ -10,11 +10,13 @@
 #include <unistd.h>
 #include "cmd/commands.h"
 #include "cmd/docbundle.h"
+#include "docs/owndir.h"
 #include "docs/site.h"
 #include "model/dataload.h"
 #include "base/banned.h"
 
 #define DOC_FILE_MAX (1u << 20)
+#define DOCS_MARKER ".xsc-docs"
 
 static const char *comp_word(enum completer c)
 {
@@ -182,60 +184,36 @@ void docbundle_release(struct docbundle *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int mkdir_p(const char *path)
-{
-	struct sbuf p = SBUF_INIT;
-	sbuf_adds(&p, path);
-	int r = 0;
-	for (char *q = p.buf + 1; !r && *q; q++)
-		if (*q == '/') {
-			*q = 0;
-			if (mkdir(p.buf, 0755) && errno != EEXIST)
-				r = err("cannot create directory '%s': %m", p.buf);
-			*q = '/';
-		}
-	if (!r && mkdir(p.buf, 0755) && errno != EEXIST)
-		r = err("cannot create directory '%s': %m", p.buf);
-	sbuf_release(&p);
-	return r;
-}
-
-/* Files in out/sub that this run did not write: pages of entries no longer in the catalogue. */
-static void remove_stale(const char *out, const char *sub, const struct doc_set *set)
-{
-	struct sbuf dir = SBUF_INIT;
-	sbuf_addf(&dir, "%s/%s", out, sub);
-	DIR *d = opendir(dir.buf);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		size_t l = strlen(e->d_name);
-		if (!(l > 3 && !strcmp(e->d_name + l - 3, ".md")) && !(l > 4 && !strcmp(e->d_name + l - 4, ".svg")))
-			continue;
-		struct sbuf rel = SBUF_INIT;
-		sbuf_addf(&rel, "%s/%s", sub, e->d_name);
-		bool keep = false;
-		for (size_t i = 0; i < set->n && !keep; i++)
-			keep = !strcmp(set->pages[i].path, rel.buf);
-		if (!keep) {
-			struct sbuf p = SBUF_INIT;
-			sbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
-			unlink(p.buf);
-			sbuf_release(&p);
-		}
-		sbuf_release(&rel);
-	}
-	if (d)
-		closedir(d);
-	sbuf_release(&dir);
-}
-
 static int write_text(const char *path, const struct sbuf *sb)
 {
 	if (write_file_atomic(path, sb->buf, sb->len))
 		return err("cannot write '%s': %m", path);
 	return 0;
+}
+
+/* The reference into out, a directory marked as xsc's: only files the marker says an
+ * earlier run wrote are ever removed, nothing is written through a symbolic link. */
+static int write_reference(struct session *s, struct docbundle *b, const char *out)
+{
+	const char **planned = xcalloc(b->ref.n + 1, sizeof(*planned));
+	size_t bytes = 0;
+	for (size_t i = 0; i < b->ref.n; i++)
+		planned[i] = b->ref.pages[i].path;
+	struct owndir d;
+	int r = owndir_begin(&d, out, DOCS_MARKER, "docs", planned, b->ref.n);
+	for (size_t i = 0; !r && i < b->ref.n; i++) {
+		const struct doc_page *pg = &b->ref.pages[i];
+		r = owndir_put(&d, pg->path, pg->text.buf, pg->text.len);
+		bytes += pg->text.len;
+	}
+	if (!r)
+		r = owndir_finish(&d);
+	if (!r)
+		out_text(&s->out, "docs: %zu files, %zu bytes in %s%s\n", b->ref.n, bytes, out,
+			 b->in.matrix ? "" : " (no compatibility matrices: this build has no 'matrix' command)");
+	owndir_release(&d);
+	free(planned);
+	return r;
 }
 
 int cmd_docs(struct session *s, int argc, char **argv)
@@ -260,31 +238,8 @@ int cmd_docs(struct session *s, int argc, char **argv)
 		sbuf_addf(&def, "%s/docs/reference", b.root);
 		out = def.buf;
 	}
-	if (out) {
-		r = mkdir_p(out);
-		size_t files = 0, bytes = 0;
-		for (size_t i = 0; !r && i < b.ref.n; i++) {
-			const struct doc_page *pg = &b.ref.pages[i];
-			struct sbuf p = SBUF_INIT;
-			sbuf_addf(&p, "%s/%s", out, pg->path);
-			char *slash = strrchr(p.buf, '/');
-			*slash = 0;
-			r = mkdir_p(p.buf);
-			*slash = '/';
-			if (!r)
-				r = write_text(p.buf, &pg->text);
-			files++;
-			bytes += pg->text.len;
-			sbuf_release(&p);
-		}
-		if (!r) {
-			remove_stale(out, "syscalls", &b.ref);
-			remove_stale(out, "structs", &b.ref);
-			remove_stale(out, "matrix", &b.ref);
-			out_text(&s->out, "docs: %zu files, %zu bytes in %s%s\n", files, bytes, out,
-				 b.in.matrix ? "" : " (no compatibility matrices: this build has no 'matrix' command)");
-		}
-	}
+	if (out)
+		r = write_reference(s, &b, out);
 	if (!r && man) {
 		struct sbuf md = SBUF_INIT, roff = SBUF_INIT;
 		docgen_man(&b.in, &md);
