@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "docs/md.h"
+#include "docs/sitedir.h"
 #include "base/banned.h"
 
 #define ASSET_MAX (1u << 20)
@@ -94,7 +95,14 @@ static int mkdirs(const char *path)
 	return r;
 }
 
-static int write_file(const char *dir, const char *rel, const void *data, size_t len, struct site_stats *st)
+/* Every file a build writes, for the marker: a later build keeps what is not in it. */
+struct written {
+	char **list;
+	size_t n, alloc;
+};
+
+static int write_file(const char *dir, const char *rel, const void *data, size_t len, struct site_stats *st,
+		      struct written *w)
 {
 	struct sbuf path = SBUF_INIT;
 	sbuf_addf(&path, "%s/%s", dir, rel);
@@ -116,7 +124,30 @@ static int write_file(const char *dir, const char *rel, const void *data, size_t
 		st->files++;
 		st->bytes += len;
 	}
+	if (!r && w) {
+		ALLOC_GROW(w->list, w->n + 1, w->alloc);
+		w->list[w->n++] = xstrdup(rel);
+	}
 	sbuf_release(&path);
+	return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The marker: "xsc site", then every file written, sorted (the same bytes every build). */
+static int write_marker(const char *dir, struct written *w)
+{
+	struct sbuf m = SBUF_INIT;
+	sbuf_adds(&m, "xsc site\n");
+	if (w->n)
+		qsort(w->list, w->n, sizeof(*w->list), cmp_str);
+	for (size_t i = 0; i < w->n; i++)
+		sbuf_addf(&m, "%s\n", w->list[i]);
+	int r = write_file(dir, SITE_MARKER, m.buf, m.len, NULL, NULL);
+	sbuf_release(&m);
 	return r;
 }
 
@@ -421,41 +452,6 @@ static int read_asset(const char *dir, const char *name, char **text, size_t *le
 	return r;
 }
 
-static int swap_into_place(const char *tmp, const char *out)
-{
-	struct stat stt;
-	if (lstat(out, &stt) == 0) {
-		struct sbuf marker = SBUF_INIT;
-		sbuf_addf(&marker, "%s/" SITE_MARKER, out);
-		bool ours = S_ISDIR(stt.st_mode) && access(marker.buf, F_OK) == 0;
-		bool empty = false;
-		if (S_ISDIR(stt.st_mode) && !ours)
-			empty = rmdir(out) == 0;
-		sbuf_release(&marker);
-		if (!ours && !empty)
-			return err("'%s' exists and is not a site xsc built; refusing to replace it", out);
-		if (ours) {
-			if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_EXCHANGE) == 0) {
-				remove_tree(tmp); /* now the old site */
-				return 0;
-			}
-			struct sbuf old = SBUF_INIT;
-			sbuf_addf(&old, "%s.old", tmp);
-			if (rename(out, old.buf)) {
-				sbuf_release(&old);
-				return err("cannot move the old site '%s' away: %m", out);
-			}
-			int r = rename(tmp, out) ? err("cannot rename '%s' to '%s': %m", tmp, out) : 0;
-			remove_tree(old.buf);
-			sbuf_release(&old);
-			return r;
-		}
-	}
-	if (rename(tmp, out))
-		return err("cannot rename '%s' to '%s': %m", tmp, out);
-	return 0;
-}
-
 int site_build(const char *out_dir, const char *assets_dir, const struct site_page *pages, size_t n,
 	       struct site_stats *st)
 {
@@ -471,39 +467,34 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 		return -1;
 	}
 	struct sbuf tmp = SBUF_INIT;
+	struct written w = { NULL, 0, 0 };
 	{
 		struct sbuf o = SBUF_INIT;
 		sbuf_adds(&o, out_dir);
-		while (o.len > 1 && o.buf[o.len - 1] == '/')
-			o.buf[--o.len] = 0;
 		char *slash = strrchr(o.buf, '/');
-		if (slash)
-			sbuf_addf(&tmp, "%.*s/.%s.tmp.%ld", (int)(slash - o.buf), o.buf, slash + 1, (long)getpid());
-		else
-			sbuf_addf(&tmp, ".%s.tmp.%ld", o.buf, (long)getpid());
 		if (slash && slash != o.buf) {
 			*slash = 0;
 			int r = mkdirs(o.buf);
-			*slash = '/';
 			if (r) {
 				sbuf_release(&o);
-				sbuf_release(&tmp);
 				free(tpl), free(css), free(js);
 				return -1;
 			}
 		}
 		sbuf_release(&o);
 	}
+	sitedir_prepare(out_dir, &tmp);
 	remove_tree(tmp.buf);
 	int r = mkdirs(tmp.buf);
 	struct render rd = { .md = md, .search = SBUF_INIT };
-	r = r ? r : write_file(tmp.buf, SITE_MARKER, "xsc site\n", 9, NULL);
-	r = r ? r : write_file(tmp.buf, "assets/xsc.css", css, css_len, st);
-	r = r ? r : write_file(tmp.buf, "assets/xsc.js", js, js_len, st);
+	/* first, so a later build can tell this directory is its own if this one dies */
+	r = r ? r : write_file(tmp.buf, SITE_MARKER, "xsc site\n", 9, NULL, NULL);
+	r = r ? r : write_file(tmp.buf, "assets/xsc.css", css, css_len, st, &w);
+	r = r ? r : write_file(tmp.buf, "assets/xsc.js", js, js_len, st, &w);
 	for (size_t i = 0; !r && i < n; i++) {
 		const struct site_page *pg = &pages[i];
 		if (!pg->markdown) {
-			r = write_file(tmp.buf, pg->path, pg->text, pg->len, st);
+			r = write_file(tmp.buf, pg->path, pg->text, pg->len, st, &w);
 			continue;
 		}
 		struct sbuf url = SBUF_INIT, root = SBUF_INIT, body = SBUF_INIT, nav = SBUF_INIT, crumbs = SBUF_INIT,
@@ -517,7 +508,7 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 		const char *keys[] = { "title", "root", "nav", "crumbs", "content" };
 		const char *vals[] = { title.buf, root.buf, nav.buf, crumbs.buf, body.buf };
 		fill(&page, tpl, keys, vals, ARRAY_SIZE(keys));
-		r = write_file(tmp.buf, url.buf, page.buf, page.len, st);
+		r = write_file(tmp.buf, url.buf, page.buf, page.len, st, &w);
 		st->pages++;
 		sbuf_release(&url), sbuf_release(&root), sbuf_release(&body), sbuf_release(&nav);
 		sbuf_release(&crumbs), sbuf_release(&title), sbuf_release(&page);
@@ -529,13 +520,18 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 		sbuf_add(&idx, rd.search.buf, rd.search.len);
 		sbuf_adds(&idx, "\n];\n");
 		st->index_entries = rd.nentries;
-		r = write_file(tmp.buf, "assets/search-index.js", idx.buf, idx.len, st);
+		r = write_file(tmp.buf, "assets/search-index.js", idx.buf, idx.len, st, &w);
 		sbuf_release(&idx);
 	}
 	if (!r)
-		r = swap_into_place(tmp.buf, out_dir);
+		r = write_marker(tmp.buf, &w);
+	if (!r)
+		r = sitedir_swap(tmp.buf, out_dir, SITE_MARKER, w.list, w.n);
 	if (r)
 		remove_tree(tmp.buf);
+	for (size_t i = 0; i < w.n; i++)
+		free(w.list[i]);
+	free(w.list);
 	ids_reset(&rd);
 	free(rd.ids);
 	sbuf_release(&rd.search);
