@@ -42,7 +42,7 @@ static int run_script(struct session *s, const char *path)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT };
+	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT, OPT_FORCE };
 	static const struct option opts[] = {
 		{ "data", required_argument, NULL, OPT_DATA },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -53,10 +53,11 @@ int main(int argc, char **argv)
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "transcript", required_argument, NULL, OPT_TRANSCRIPT },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session s;
-	const char *cmds = NULL;
+	const char *cmds = NULL, *transcript = NULL;
 	int c, r;
 	session_init(&s);
 	s.data_dir = getenv("XSC_DATA");
@@ -79,14 +80,8 @@ int main(int argc, char **argv)
 			s.timeout_ms = (unsigned)ms;
 			break;
 		}
-		case OPT_TRANSCRIPT:
-			session_set_transcript(&s, optarg);
-			if (write_file_atomic(optarg, s.transcript.buf, s.transcript.len) < 0) {
-				err("cannot write the transcript '%s': %m", optarg);
-				session_release(&s);
-				return 1;
-			}
-			break;
+		case OPT_TRANSCRIPT: transcript = optarg; break; /* opened once --force is known */
+		case OPT_FORCE: s.force = true; break;
 		case 'c': cmds = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
@@ -107,6 +102,10 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (transcript && session_set_transcript(&s, transcript, s.force) < 0) {
+		session_release(&s);
+		return 1;
 	}
 	if (cmds) {
 		if (optind < argc) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/outfile.h"
 #include "base/sbuf.h"
 #include "cmd/commands.h"
 #include "model/dataload.h"
@@ -18,7 +19,7 @@ void session_init(struct session *s)
 	s->color = COLOR_AUTO;
 	s->timeout_ms = 2000;
 	outcome_init(&s->last);
-	sbuf_init(&s->transcript);
+	s->transcript_fd = -1;
 }
 
 void session_release(struct session *s)
@@ -29,8 +30,7 @@ void session_release(struct session *s)
 	outcome_release(&s->last);
 	lesson_state_free(s->lesson);
 	design_free(s->design);
-	free(s->transcript_path);
-	sbuf_release(&s->transcript);
+	session_set_transcript(s, NULL, false);
 	catalog_free(s->cat);
 	memset(s, 0, sizeof(*s));
 }
@@ -89,19 +89,64 @@ const struct flagset *session_find_flagset(struct session *s, const char *name)
 	return fs ? fs : d ? catalog_find_flagset(d, name) : NULL;
 }
 
-void session_set_transcript(struct session *s, const char *path)
+int session_set_transcript(struct session *s, const char *path, bool force)
 {
-	free(s->transcript_path);
-	s->transcript_path = path ? xstrdup(path) : NULL;
-	sbuf_reset(&s->transcript);
-	if (path)
-		transcript_start(&s->transcript);
+	if (s->transcript_fd >= 0) {
+		fsync(s->transcript_fd); /* once per transcript, not per command */
+		close(s->transcript_fd);
+		s->transcript_fd = -1;
+	}
+	FREE_AND_NULL(s->transcript_path);
+	if (!path)
+		return 0;
+	struct sbuf md = SBUF_INIT;
+	struct outfile f;
+	transcript_start(&md);
+	int r = outfile_begin_path(&f, path, force ? OF_FORCE : 0);
+	if (!r)
+		r = outfile_write(&f, md.buf, md.len);
+	if (!r)
+		r = outfile_commit(&f);
+	if (r && errno == EEXIST)
+		err("the transcript '%s' exists; --force replaces it", path);
+	else if (r)
+		err("cannot write the transcript '%s': %m", path);
+	if (!r) {
+		/* the committed file's descriptor: later commands append, never rewrite */
+		s->transcript_fd = f.fd;
+		f.fd = -1;
+		s->transcript_path = xstrdup(path);
+	}
+	outfile_release(&f);
+	sbuf_release(&md);
+	return r ? -1 : 0;
+}
+
+/* One command's Markdown, appended in one write. */
+static void transcript_append(struct session *s, const char *text, const char *out, const char *errs, int r)
+{
+	struct sbuf md = SBUF_INIT;
+	transcript_add(&md, text, out, errs, r);
+	const char *p = md.buf;
+	size_t len = md.len;
+	while (len) {
+		ssize_t n = write(s->transcript_fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			warning("cannot write the transcript '%s': %s", s->transcript_path, strerror(errno));
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	sbuf_release(&md);
 }
 
 int session_run_command(struct session *s, int argc, char **argv, const char *text)
 {
 	struct capture cap;
-	bool record = s->transcript_path && argc > 0 && argv && strcmp(argv[0], "transcript");
+	bool record = s->transcript_fd >= 0 && argc > 0 && argv && strcmp(argv[0], "transcript");
 	if (record && capture_begin(&cap) < 0)
 		record = false;
 	int r = command_run(s, argc, argv);
@@ -111,9 +156,8 @@ int session_run_command(struct session *s, int argc, char **argv, const char *te
 		fwrite(out.buf, 1, out.len, stdout);
 		fflush(stdout);
 		fwrite(errs.buf, 1, errs.len, stderr);
-		transcript_add(&s->transcript, text, out.buf, errs.buf, r);
-		if (s->transcript_path && write_file_atomic(s->transcript_path, s->transcript.buf, s->transcript.len) < 0)
-			warning("cannot write the transcript '%s': %s", s->transcript_path, strerror(errno));
+		if (s->transcript_fd >= 0) /* the command may have been 'transcript off' */
+			transcript_append(s, text, out.buf, errs.buf, r);
 		sbuf_release(&out);
 		sbuf_release(&errs);
 	}

@@ -35,7 +35,8 @@ struct session {
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */
 	struct design *design;     /* syscalls designed in this session (teach/design.h), or NULL */
 	char *transcript_path;     /* --transcript FILE.md: every command and its output, or NULL */
-	struct sbuf transcript;    /* the Markdown written so far */
+	int transcript_fd;         /* appended to after each command; -1 when not recording */
+	bool force;                /* --force: files the session writes may replace existing ones */
 	struct lesson_state *lesson; /* the lesson in progress (cmd_lesson.c), or NULL */
 };
 
@@ -53,8 +54,10 @@ const struct flagset *session_find_flagset(struct session *s, const char *name);
 /* Runs one tokenized command (command_run), recording it in the transcript when one is
  * kept and letting a lesson in progress check it. text is the command as typed. */
 int session_run_command(struct session *s, int argc, char **argv, const char *text);
-/* Starts (path) or stops (NULL) recording the session as Markdown. */
-void session_set_transcript(struct session *s, const char *path);
+/* Stops recording (the file is synced once, here) and starts recording to path (NULL: none).
+ * An existing path is refused unless force; a replaced file keeps its mode. 0, or -1
+ * (reported; not recording then). */
+int session_set_transcript(struct session *s, const char *path, bool force);
 /* Was argv[i] of the running command written in double quotes? */
 bool session_arg_quoted(const struct session *s, int i);
 

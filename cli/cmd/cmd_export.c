@@ -1,17 +1,19 @@
 /* export: a designed syscall as catalogue JSON, uapi header, kernel and selftest skeletons. */
 #include <string.h>
 #include "cmd/commands.h"
+#include "base/outfile.h"
 #include "teach/design.h"
 #include "base/banned.h"
 
 int cmd_export(struct session *s, int argc, char **argv)
 {
-	if (argc != 3)
+	bool force = argc == 4 && !strcmp(argv[3], "--force");
+	if (argc != 3 && !force)
 		return command_usage(command_find("export"));
 	if (!s->design)
 		return err("nothing is designed in this session; start with 'struct new NAME'");
 	struct sbuf written = SBUF_INIT;
-	int r = design_export(s->design, argv[1], argv[2], &written);
+	int r = design_export(s->design, argv[1], argv[2], force || s->force ? OF_FORCE : 0, &written);
 	if (!r) {
 		out_text(&s->out, "wrote:\n");
 		for (const char *p = written.buf; *p;) {

@@ -5,7 +5,8 @@
 
 int cmd_transcript(struct session *s, int argc, char **argv)
 {
-	if (argc > 2)
+	bool force = argc == 3 && !strcmp(argv[2], "--force");
+	if (argc > 3 || (argc == 3 && !force) || (argc >= 2 && !strcmp(argv[1], "--force")))
 		return command_usage(command_find("transcript"));
 	if (argc == 1) {
 		if (s->transcript_path)
@@ -14,17 +15,9 @@ int cmd_transcript(struct session *s, int argc, char **argv)
 			out_text(&s->out, "not recording; 'transcript FILE.md' starts\n");
 		return 0;
 	}
-	if (!strcmp(argv[1], "off")) {
-		session_set_transcript(s, NULL);
-		return 0;
-	}
+	if (!strcmp(argv[1], "off") && !force)
+		return session_set_transcript(s, NULL, false);
 	if (s->no_effects)
 		return err("'transcript' is disabled in this session");
-	session_set_transcript(s, argv[1]);
-	if (write_file_atomic(argv[1], s->transcript.buf, s->transcript.len) < 0) {
-		int r = err("cannot write the transcript '%s': %m", argv[1]);
-		session_set_transcript(s, NULL);
-		return r;
-	}
-	return 0;
+	return session_set_transcript(s, argv[1], force || s->force);
 }

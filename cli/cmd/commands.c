@@ -87,7 +87,8 @@ const struct command commands[] = {
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"
 	  "and xsc rebuilds the struct, lists the sizes it has had in which kernels, and explains\n"
-	  "the answer for this kernel (or the version --kernel names), without calling anything.",
+	  "the answer for this kernel (or the version --kernel names, one the catalogue knows),\n"
+	  "without calling anything.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
 	{ "probe", cmd_probe, "[SYSCALL...] [--no-cache] [--format=c|bitmap] [--json]",
 	  "what the running kernel supports: sizes, flags, queries, bitmaps",
@@ -118,15 +119,18 @@ const struct command commands[] = {
 	  "per syscall and per struct (layout with an anchor per field, size versions, flags with\n"
 	  "their kernel versions, errors, size rules, lineage, feature bits, probe notes, the\n"
 	  "compatibility matrix) and the command reference. The output is deterministic; a test\n"
-	  "fails when the committed pages are stale. --man writes the man page xsc.1 (through\n"
+	  "fails when the committed pages are stale. DIR must be new, empty or made by docs: its\n"
+	  ".xsc-docs lists the files written, the only ones a later run removes. --man writes the man page xsc.1 (through\n"
 	  "cmark's man renderer), --completion the bash completion script.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_FILE } },
 	{ "site", cmd_site, "[-o DIR] [--probe]", "build the static HTML site (build/site/ by default)",
 	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
 	  "(safe mode) into a static site: navigation, breadcrumbs, anchors per field and flag,\n"
 	  "version badges, a search index that works from file://, dark mode. The same input\n"
-	  "gives the same bytes; the site is built beside DIR and swapped into place. --probe adds\n"
-	  "this kernel's probe results to every syscall page.",
+	  "gives the same bytes; the site is built beside DIR and swapped into place, keeping what\n"
+	  "DIR holds that xsc did not write (.git/, CNAME). DIR must be new, empty, a site xsc\n"
+	  "built or a bare GitHub Pages checkout. --probe adds this kernel's probe results to\n"
+	  "every syscall page.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
 	{ "import", cmd_import, "SRC [-o FILE] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"
@@ -167,10 +171,11 @@ const struct command commands[] = {
 	  "'lesson stop' ends it. --check FILE.xsc runs a solution script in a fresh session and\n"
 	  "fails, naming the first step not passed, unless it solves every step.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE, COMP_FILE, COMP_FILE } },
-	{ "transcript", cmd_transcript, "[FILE.md | off]", "record the session as Markdown",
-	  "From now on, every command and its output is written to FILE.md (replaced atomically\n"
-	  "after each command). 'transcript off' stops; without an argument, says where it goes.\n"
-	  "The global option --transcript FILE.md starts recording at start-up.",
+	{ "transcript", cmd_transcript, "[FILE.md [--force] | off]", "record the session as Markdown",
+	  "From now on, every command and its output is appended to FILE.md as it finishes; the\n"
+	  "file is synced when recording stops. An existing FILE.md is refused unless --force,\n"
+	  "which replaces it whole and keeps its mode. 'transcript off' stops; without an argument,\n"
+	  "says where it goes. The global option --transcript FILE.md starts recording at start-up.",
 	  0, { COMP_FILE } },
 	{ "struct", cmd_struct, "new NAME [since V]", "design a struct for a hypothetical syscall",
 	  "Starts a struct that exists only in this session. Add fields with 'field add', publish\n"
@@ -200,11 +205,12 @@ const struct command commands[] = {
 	  "argument with flags=. It follows the convention: size below VER0 is EINVAL, above a\n"
 	  "page E2BIG, copy_struct_from_user in between. 'target sim V' answers it; it is never\n"
 	  "called live.", CMD_CATALOG, { COMP_NONE } },
-	{ "export", cmd_export, "NAME DIR", "write a design as catalogue JSON, uapi header and skeletons",
+	{ "export", cmd_export, "NAME DIR [--force]", "write a design as catalogue JSON, uapi header and skeletons",
 	  "Writes DIR/NAME.json (loadable with --data DIR), DIR/NAME.h (the uapi header),\n"
 	  "DIR/NAME_kernel.c (SYSCALL_DEFINE with the size bounds, copy_struct_from_user and flag\n"
 	  "validation) and DIR/NAME_test.c (a kselftest of the size cases). The JSON goes through\n"
-	  "the catalogue loader first; every file is replaced atomically.",
+	  "the catalogue loader first. Existing files are refused unless --force, which replaces\n"
+	  "each whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
@@ -219,6 +225,7 @@ const struct global_option global_options[] = {
 	{ "--timeout", "MS", "how long a live call may take (default 2000)" },
 	{ "--unsafe", NULL, "let live calls change things outside their sandbox" },
 	{ "--transcript", "FILE", "record every command and its output in FILE (Markdown)" },
+	{ "--force", NULL, "let --transcript and export replace existing files" },
 	{ "-c", "CMDS", "run commands separated by ';'" },
 	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
 	{ "--version", NULL, "the version" },

@@ -8,6 +8,7 @@
 #include "base/out.h"
 #include "model/dataload.h"
 #include "model/kver.h"
+#include "base/outfile.h"
 #include "base/banned.h"
 
 struct dfield {
@@ -815,10 +816,37 @@ int design_render(const struct design *d, const char *name, struct sbuf *json, s
 	return 0;
 }
 
-int design_export(const struct design *d, const char *name, const char *dir, struct sbuf *written)
+/* The four files, each refused if it exists (unless OF_FORCE) before any is written, each
+ * synced once and renamed into place: an export is the new files or the old ones. */
+static int write_export(const char *dir, const char *name, const struct sbuf *t, unsigned flags, struct sbuf *written)
+{
+	static const char *const suffix[] = { ".json", ".h", "_kernel.c", "_test.c" };
+	struct outfile f[4];
+	struct sbuf path[4] = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT };
+	int n = 0, r = 0;
+	for (; !r && n < 4; n++) {
+		sbuf_addf(&path[n], "%s/%s%s", dir, name, suffix[n]);
+		r = outfile_begin_path(&f[n], path[n].buf, flags | OF_SYNC);
+		if (r && errno == EEXIST)
+			err("export: '%s' exists; --force replaces it", path[n].buf);
+		else if (r)
+			err("export: cannot write '%s': %s", path[n].buf, strerror(errno));
+	}
+	for (int i = 0; !r && i < 4; i++)
+		if (outfile_write(&f[i], t[i].buf, t[i].len) < 0 || outfile_commit(&f[i]) < 0)
+			r = err("export: cannot write '%s': %s", path[i].buf, strerror(errno));
+		else
+			sbuf_addf(written, "%s\n", path[i].buf);
+	for (int i = 0; i < n; i++) { /* a failed begin leaves f[i] released already */
+		outfile_release(&f[i]);
+		sbuf_release(&path[i]);
+	}
+	return r;
+}
+
+int design_export(const struct design *d, const char *name, const char *dir, unsigned flags, struct sbuf *written)
 {
 	struct sbuf t[4] = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT };
-	static const char *const suffix[] = { ".json", ".h", "_kernel.c", "_test.c" };
 	int r = -1;
 	if (design_render(d, name, &t[0], &t[1], &t[2], &t[3]) < 0)
 		goto out;
@@ -838,18 +866,7 @@ int design_export(const struct design *d, const char *name, const char *dir, str
 		err("export: cannot create directory '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < 4; i++) {
-		struct sbuf path = SBUF_INIT;
-		sbuf_addf(&path, "%s/%s%s", dir, name, suffix[i]);
-		if (write_file_atomic(path.buf, t[i].buf, t[i].len) < 0) {
-			err("export: cannot write '%s': %s", path.buf, strerror(errno));
-			sbuf_release(&path);
-			goto out;
-		}
-		sbuf_addf(written, "%s\n", path.buf);
-		sbuf_release(&path);
-	}
-	r = 0;
+	r = write_export(dir, name, t, flags, written);
 out:
 	for (int i = 0; i < 4; i++)
 		sbuf_release(&t[i]);

@@ -38,9 +38,11 @@ int design_syscall_new(struct design *d, const struct catalog *cat, const char *
 		       const char *flags, uint32_t since);
 
 /* Export NAME (a designed syscall or struct) into dir: NAME.json, NAME.h, NAME_kernel.c and
- * NAME_test.c, each written atomically. The JSON is checked with the catalogue loader first
- * (its messages if it is refused; nothing is written then). *written gets one path a line. */
-int design_export(const struct design *d, const char *name, const char *dir, struct sbuf *written);
+ * NAME_test.c, each written whole (base/outfile.h). An existing file is refused, before any
+ * is written, unless flags has OF_FORCE; a replaced one keeps its mode. The JSON is checked
+ * with the catalogue loader first (its messages if it is refused; nothing is written then).
+ * *written gets one path a line. */
+int design_export(const struct design *d, const char *name, const char *dir, unsigned flags, struct sbuf *written);
 /* The four texts of an export, without writing them (tests). */
 int design_render(const struct design *d, const char *name, struct sbuf *json, struct sbuf *header,
 		  struct sbuf *kernel, struct sbuf *selftest);
