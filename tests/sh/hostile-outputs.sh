@@ -1,0 +1,161 @@
+# Output directories and files, tried as an attacker (or a careless user) would: docs -o and
+# site -o never write through a link, never delete what xsc did not write, keep a GitHub
+# Pages checkout's .git/ and CNAME; transcripts and exports never clobber a file without
+# --force nor change its mode; builds killed with SIGKILL leave nothing a second run keeps.
+set -u
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+cd "$w" || exit 1
+D="--data $top/data"
+n=0 bad=0
+# attempt NAME: counts one attempt; fail NAME WHY: marks it failed
+attempt() { n=$((n + 1)); cur=$1; }
+fail() { echo "FAIL $cur: $1"; [ -s err ] && sed 's/^/    /' err | head -5; bad=$((bad + 1)); }
+victim() { # a directory of files nobody may touch
+	rm -rf victim && mkdir victim && echo v1 >victim/page.md && echo '<svg/>' >victim/pic.svg && echo v3 >victim/other.md
+}
+victim_ok() { [ "$(cat victim/page.md)" = v1 ] && [ -e victim/pic.svg ] && [ -e victim/other.md ] || fail "victim changed"; }
+
+attempt "docs -o DIR with DIR/structs a link to a victim"
+victim
+"$XSC" $D docs -o ref >/dev/null 2>err || fail "first run"
+rm -rf ref/structs && ln -s ../victim ref/structs
+"$XSC" $D docs -o ref >/dev/null 2>err && fail "wrote through the link"
+grep -q "symbolic link" err || fail "no reason given"
+victim_ok
+
+attempt "docs -o a link to a victim directory"
+ln -s victim vlink
+"$XSC" $D docs -o vlink >/dev/null 2>err && fail "wrote into the link"
+grep -q "symbolic link" err || fail "no reason given"
+[ "$(ls victim | wc -l)" = 3 ] || fail "files appeared in the victim"
+victim_ok
+
+attempt "docs -o a directory it did not make"
+mkdir notes && echo mine >notes/todo.md
+"$XSC" $D docs -o notes >/dev/null 2>err && fail "wrote into a foreign directory"
+grep -q "refusing" err && [ "$(ls notes)" = todo.md ] || fail "foreign directory changed"
+
+attempt "docs: a marker that lists the victim and a page that is a link to it"
+rm -f ref/structs && "$XSC" $D docs -o ref >/dev/null 2>err || fail "rebuild"
+printf '../victim/page.md\n/etc/passwd-nope\nsyscalls/../../victim/other.md\n' >>ref/.xsc-docs
+rm ref/syscalls/openat2.md && ln -s ../../victim/page.md ref/syscalls/openat2.md
+"$XSC" $D docs -o ref >/dev/null 2>err || fail "run with a hostile marker"
+victim_ok
+[ -f ref/syscalls/openat2.md ] && [ ! -L ref/syscalls/openat2.md ] || fail "the page is not a file of its own"
+
+attempt "docs removes only the pages it listed"
+echo mine >ref/syscalls/my-notes.md
+echo old >ref/syscalls/gone.md && echo 'syscalls/gone.md' >>ref/.xsc-docs
+"$XSC" $D docs -o ref >/dev/null 2>err || fail "run"
+[ -e ref/syscalls/my-notes.md ] || fail "a file it did not write was removed"
+[ ! -e ref/syscalls/gone.md ] || fail "a page it wrote and no longer makes stayed"
+
+attempt 'docs -o ""'
+"$XSC" $D docs -o "" >/dev/null 2>err; rc=$?
+[ $rc = 1 ] && grep -q "output directory name is empty" err || fail "exit $rc, not a clear error"
+
+attempt "site -o over a site with .git/ and CNAME"
+"$XSC" $D site -o pages >/dev/null 2>err || fail "first build"
+mkdir -p pages/.git && echo ref >pages/.git/HEAD && echo example.org >pages/CNAME && echo mine >pages/reference/notes.txt
+"$XSC" $D site -o pages >/dev/null 2>err || fail "rebuild"
+[ "$(cat pages/CNAME)" = example.org ] && [ -e pages/.git/HEAD ] && [ -e pages/reference/notes.txt ] ||
+	fail ".git/, CNAME or a file of the user's was lost"
+[ -e pages/index.html ] || fail "no site"
+
+attempt "site -o a bare GitHub Pages checkout"
+mkdir -p gh/.git && echo example.org >gh/CNAME
+"$XSC" $D site -o gh >/dev/null 2>err || fail "refused"
+[ -e gh/.git ] && [ -e gh/CNAME ] && [ -e gh/index.html ] || fail "checkout not kept"
+
+attempt "site -o a directory that is not a site"
+mkdir other && echo keep >other/keep
+"$XSC" $D site -o other >/dev/null 2>err && fail "replaced it"
+[ "$(cat other/keep)" = keep ] || fail "file lost"
+
+attempt "site -o over a site whose assets/ is a link to a victim"
+victim
+rm -rf pages/assets && ln -s ../victim pages/assets
+"$XSC" $D site -o pages >/dev/null 2>err && fail "built over it"
+victim_ok
+[ -e pages/.git/HEAD ] || fail "the old site was harmed"
+
+attempt "--transcript over an existing file"
+echo precious >t.md && chmod 640 t.md
+"$XSC" $D --transcript t.md -c 'list' >/dev/null 2>err && fail "replaced it"
+grep -q -- "--force" err || fail "no hint"
+[ "$(cat t.md)" = precious ] && [ "$(stat -c %a t.md)" = 640 ] || fail "file or mode changed"
+
+attempt "--transcript --force"
+"$XSC" $D --force --transcript t.md -c 'new openat2' >/dev/null 2>err || fail "refused"
+grep -q '^new openat2$' t.md && ! grep -q precious t.md || fail "not replaced whole"
+[ "$(stat -c %a t.md)" = 640 ] || fail "mode changed to $(stat -c %a t.md)"
+
+attempt "transcript over an existing file, and over a link to a victim"
+victim
+echo precious >u.md
+ln -s victim/page.md l.md
+printf 'transcript u.md\ntranscript l.md\nlist\n' | "$XSC" $D >/dev/null 2>err
+[ "$(cat u.md)" = precious ] || fail "replaced without --force"
+printf 'transcript l.md --force\nlist\ntranscript off\n' | "$XSC" $D >/dev/null 2>err
+victim_ok
+[ -f l.md ] && [ ! -L l.md ] && grep -q '^list$' l.md || fail "the link was not replaced by a file of its own"
+
+cat >design.xsc <<'XSC'
+struct new frob_args
+field add u64 flags
+version add 8 7.0
+syscall new frob struct=frob_args
+XSC
+attempt "export over existing files"
+mkdir out && echo precious >out/frob.h && chmod 600 out/frob.h
+{ cat design.xsc; echo 'export frob out'; } >e1.xsc
+"$XSC" $D e1.xsc >/dev/null 2>err && fail "replaced them"
+grep -q "exists; --force" err || fail "no hint"
+[ "$(cat out/frob.h)" = precious ] && [ "$(stat -c %a out/frob.h)" = 600 ] || fail "file or mode changed"
+[ "$(ls -A out)" = frob.h ] || fail "wrote some files: $(ls -A out)"
+
+attempt "export --force"
+{ cat design.xsc; echo 'export frob out --force'; } >e2.xsc
+"$XSC" $D e2.xsc >/dev/null 2>err || fail "refused"
+grep -q 'FROB_ARGS_SIZE_VER0' out/frob.h && [ "$(stat -c %a out/frob.h)" = 600 ] || fail "not replaced, or mode changed"
+ls -A out | grep -q tmp && fail "temporary left"
+
+attempt "SIGKILL during site, then a second build"
+for i in 1 2 3 4 5 6; do
+	"$XSC" $D site -o k/site >/dev/null 2>&1 &
+	p=$!
+	sleep "0.0$i"
+	kill -9 $p 2>/dev/null
+	wait $p 2>/dev/null
+done
+"$XSC" $D site -o k/site >/dev/null 2>err || fail "build after the kills"
+[ "$(ls -A k)" = site ] || fail "left: $(ls -A k | tr '\n' ' ')"
+
+attempt "SIGKILL during docs, then a second run"
+for i in 1 2 3 4 5 6; do
+	"$XSC" $D docs -o kd >/dev/null 2>&1 &
+	p=$!
+	sleep "0.0$i"
+	kill -9 $p 2>/dev/null
+	wait $p 2>/dev/null
+done
+"$XSC" $D docs -o kd >/dev/null 2>err || fail "run after the kills"
+left=$(find kd -name '*tmp*')
+[ -z "$left" ] || fail "left: $left"
+
+attempt "a long transcript is appended, not rewritten"
+i=0
+while [ $i -lt 3000 ]; do echo 'size 24'; i=$((i + 1)); done >long.xsc
+sed -i '1i new openat2' long.xsc
+if command -v strace >/dev/null; then
+	strace -f -o trace -e trace=fsync,fdatasync,rename,renameat,renameat2 "$XSC" $D --transcript long.md long.xsc >/dev/null 2>err ||
+		fail "run"
+	[ "$(grep -c 'fsync\|rename' trace)" -le 3 ] || fail "$(grep -c fsync trace) fsyncs, $(grep -c rename trace) renames"
+else
+	"$XSC" $D --transcript long.md long.xsc >/dev/null 2>err || fail "run"
+fi
+[ "$(grep -c '^size 24$' long.md)" = 3000 ] || fail "commands missing from the transcript"
+
+echo "$n attempts, $bad failed"
+[ $bad = 0 ]
