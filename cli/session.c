@@ -8,6 +8,7 @@
 #include "base/outfile.h"
 #include "base/sbuf.h"
 #include "cmd/commands.h"
+#include "headers/fetch.h"
 #include "model/dataload.h"
 #include "teach/design.h"
 #include "teach/transcript.h"
@@ -156,8 +157,12 @@ int session_run_command(struct session *s, int argc, char **argv, const char *te
 		fwrite(out.buf, 1, out.len, stdout);
 		fflush(stdout);
 		fwrite(errs.buf, 1, errs.len, stderr);
-		if (s->transcript_fd >= 0) /* the command may have been 'transcript off' */
-			transcript_append(s, text, out.buf, errs.buf, r);
+		if (s->transcript_fd >= 0) { /* the command may have been 'transcript off' */
+			struct sbuf shown = SBUF_INIT; /* a URL's password never reaches the transcript */
+			fetch_redact(text ? text : "", &shown);
+			transcript_append(s, shown.buf, out.buf, errs.buf, r);
+			sbuf_release(&shown);
+		}
 		sbuf_release(&out);
 		sbuf_release(&errs);
 	}

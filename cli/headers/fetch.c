@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +68,49 @@ bool fetch_is_url(const char *s)
 	return !strncmp(p, "://", 3);
 }
 
-static bool allowed_scheme(const char *url)
+static bool is_file_url(const char *url) { return !strncasecmp(url, "file://", 7); }
+
+/* http and https always; file only as the URL the user typed, never as a redirect. */
+static bool allowed_scheme(const char *url, bool file_ok)
 {
-	return !strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8) ||
-	       !strncasecmp(url, "file://", 7);
+	return !strncasecmp(url, "http://", 7) || !strncasecmp(url, "https://", 8) || (file_ok && is_file_url(url));
+}
+
+/* The end of a URL's authority (user:password@host:port) that starts at p. */
+static const char *authority_end(const char *p)
+{
+	return p + strcspn(p, "/?#\\ \t\n\"'<>");
+}
+
+void fetch_redact(const char *text, struct sbuf *out)
+{
+	const char *p = text;
+	for (const char *s; (s = strstr(p, "://"));) {
+		s += 3;
+		const char *end = authority_end(s);
+		const char *at = memrchr(s, '@', (size_t)(end - s));
+		if (!at) {
+			sbuf_add(out, p, (size_t)(end - p));
+			p = end;
+			continue;
+		}
+		const char *colon = memchr(s, ':', (size_t)(at - s));
+		sbuf_add(out, p, (size_t)(s - p));
+		if (colon)
+			sbuf_add(out, s, (size_t)(colon - s)), sbuf_adds(out, ":***");
+		else
+			sbuf_adds(out, "***"); /* a lone user name is often a token */
+		p = at;
+	}
+	sbuf_adds(out, p);
+}
+
+/* A heap copy of url with its credentials redacted: what messages and outputs show. */
+static char *redacted(const char *url)
+{
+	struct sbuf sb = SBUF_INIT;
+	fetch_redact(url, &sb);
+	return sbuf_detach(&sb);
 }
 
 struct xfer {
@@ -118,6 +158,8 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
 	return 0;
 }
 
+/* ---- the cache: trusted only when it is the user's own (as git's safe.directory) ---- */
+
 static void cache_path(const char *dir, const char *url, struct sbuf *p)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -126,136 +168,217 @@ static void cache_path(const char *dir, const char *url, struct sbuf *p)
 	sbuf_addf(p, "%s/%016llx", dir, (unsigned long long)h);
 }
 
-int fetch_url(const char *url, const struct fetch_opts *o, struct sbuf *body)
+/* NULL when st is the user's own and writable by nobody else, else why not. */
+static const char *untrusted(const struct stat *st)
 {
-	size_t max = o->max_size ? o->max_size : FETCH_MAX_DEFAULT;
-	long tmo = o->timeout_ms ? o->timeout_ms : 30000;
-	long ctmo = o->connect_timeout_ms ? o->connect_timeout_ms : 10000;
-	if (!fetch_is_url(url))
-		return err("bad URL '%s' (want http://, https:// or file://)", url);
-	if (!allowed_scheme(url)) {
-		int n = (int)strcspn(url, ":");
-		return err("unsupported protocol '%.*s' in '%s' (http, https and file only)", n, url, url);
+	if (st->st_uid != geteuid())
+		return "owned by another user";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "writable by others";
+	return NULL;
+}
+
+/* The cache directory, made (0700) if missing. false, after a warning, when it is not one
+ * the user alone controls: another user could plant a header there for every URL. */
+static bool cache_dir_ok(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) < 0 && errno == ENOENT && mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		warning("cannot make the cache directory '%s': %s; not caching", dir, strerror(errno));
+		return false;
 	}
-	struct sbuf cp = SBUF_INIT;
-	if (o->cache_dir) {
-		cache_path(o->cache_dir, url, &cp);
-		char *data;
-		size_t len;
-		if (!read_file_max(cp.buf, max, &data, &len)) {
-			sbuf_add(body, data, len);
-			free(data);
-			sbuf_release(&cp);
-			return 0;
+	if (lstat(dir, &st) < 0) {
+		warning("cannot use the cache directory '%s': %s; not caching", dir, strerror(errno));
+		return false;
+	}
+	const char *why = S_ISDIR(st.st_mode) ? untrusted(&st) : "not a directory (or a symbolic link)";
+	if (why)
+		warning("ignoring the cache directory '%s': %s", dir, why);
+	return !why;
+}
+
+/* A cached body into body: 0, or -1 when there is none or it is not to be trusted. */
+static int cache_read(const char *path, size_t max, struct sbuf *body)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	const char *why = fstat(fd, &st) < 0 ? "cannot be read" : !S_ISREG(st.st_mode) ? "not a regular file"
+										       : untrusted(&st);
+	if (!why && (uint64_t)st.st_size > max)
+		why = "larger than --max-size";
+	size_t base = body->len;
+	for (char buf[65536]; !why;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			why = n < 0 ? "cannot be read" : NULL;
+			break;
 		}
+		if (body->len - base + (size_t)n > max)
+			why = "larger than --max-size";
+		else
+			sbuf_add(body, buf, (size_t)n);
 	}
-	if (load_curl() < 0) {
-		sbuf_release(&cp);
+	close(fd);
+	if (why) {
+		if (body->len > base)
+			body->len = base, body->buf[base] = '\0';
+		warning("ignoring the cache file '%s': %s", path, why);
 		return -1;
 	}
-	CURL *h = C.easy_init();
-	if (!h) {
-		sbuf_release(&cp);
-		return err("libcurl could not make a handle");
-	}
-	char errbuf[CURL_ERROR_SIZE] = "";
-	struct xfer x = { body, body->len, max, false, !o->no_progress && isatty(STDERR_FILENO), false, { 0, 0 }, url };
-	clock_gettime(CLOCK_MONOTONIC, &x.t0);
+	return 0;
+}
+
+/* ---- the transfer ---- */
+
+static void set_options(CURL *h, const char *url, const struct xfer *x, long tmo, long ctmo, char *errbuf)
+{
 	C.easy_setopt(h, CURLOPT_URL, url);
-	C.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https,file");
-	C.easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https,file");
+	/* file: only as the URL typed; a server's redirect never reaches the local files */
+	C.easy_setopt(h, CURLOPT_PROTOCOLS_STR, is_file_url(url) ? "file" : "http,https");
+	C.easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	C.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
 	C.easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
 	C.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
 	C.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
 	C.easy_setopt(h, CURLOPT_FAILONERROR, 1L);
 	C.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	C.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max);
+	C.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max);
 	C.easy_setopt(h, CURLOPT_TIMEOUT_MS, tmo);
 	C.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, ctmo);
-	C.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* gzip, deflate, …: decoded */
+	C.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, ""); /* gzip, deflate, …: decoded, and capped decoded */
 	C.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	C.easy_setopt(h, CURLOPT_USERAGENT, "xsc");
 	C.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-	C.easy_setopt(h, CURLOPT_WRITEDATA, &x);
-	if (x.progress) {
+	C.easy_setopt(h, CURLOPT_WRITEDATA, x);
+	if (x->progress) {
 		C.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 		C.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-		C.easy_setopt(h, CURLOPT_XFERINFODATA, &x);
+		C.easy_setopt(h, CURLOPT_XFERINFODATA, x);
 	}
-	CURLcode rc = C.easy_perform(h);
-	if (x.drawn)
-		fprintf(stderr, "\r%*s\r", 60, "");
-	int ret = 0;
-	long status = 0;
+}
+
+/* One message for a failed transfer; shown is the URL with its credentials redacted. */
+static int report(CURL *h, CURLcode rc, const char *shown, const struct xfer *x, long tmo, const char *errbuf)
+{
+	long status = 0, nredir = 0;
 	char *redir = NULL, *eff = NULL;
-	long nredir = 0;
 	C.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	C.easy_getinfo(h, CURLINFO_REDIRECT_URL, &redir);
 	C.easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &eff);
 	C.easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &nredir);
-	if ((!redir || allowed_scheme(redir)) && eff && !allowed_scheme(eff))
+	if ((!redir || allowed_scheme(redir, false)) && eff && !allowed_scheme(eff, false))
 		redir = eff;
 	const char *detail = *errbuf ? errbuf : C.easy_strerror(rc);
+	struct sbuf d = SBUF_INIT, r = SBUF_INIT;
+	fetch_redact(detail, &d); /* libcurl's own words may quote the URL */
+	if (redir)
+		fetch_redact(redir, &r);
+	int ret;
 	switch (rc) {
-	case CURLE_OK:
-		break;
 	case CURLE_URL_MALFORMAT:
-		ret = err("bad URL '%s': %s", url, detail);
+		ret = err("bad URL '%s': %s", shown, d.buf);
 		break;
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		if (redir && !allowed_scheme(redir))
-			ret = err("'%s': redirect to '%s' refused (http, https and file only)", url, redir);
+		if (redir && !allowed_scheme(redir, false))
+			ret = err("'%s': redirect to '%s' refused (http and https only)", shown, r.buf);
 		else if (nredir > 0 || status / 100 == 3)
-			ret = err("'%s': a redirect to a protocol other than http, https or file was refused: %s", url, detail);
+			ret = err("'%s': a redirect to a protocol other than http or https was refused: %s", shown, d.buf);
 		else
-			ret = err("'%s': unsupported protocol (http, https and file only): %s", url, detail);
+			ret = err("'%s': unsupported protocol (http, https and file only): %s", shown, d.buf);
 		break;
 	case CURLE_HTTP_RETURNED_ERROR:
-		ret = err("'%s': HTTP %ld%s", url, status,
+		ret = err("'%s': HTTP %ld%s", shown, status,
 			  status == 404 ? " not found" : status == 403 ? " forbidden" : "");
 		break;
 	case CURLE_OPERATION_TIMEDOUT:
-		ret = err("'%s': timed out after %ld ms", url, tmo);
+		ret = err("'%s': timed out after %ld ms", shown, tmo);
 		break;
 	case CURLE_FILESIZE_EXCEEDED:
-		ret = err("'%s': too large (more than %zu bytes)", url, max);
+		ret = err("'%s': too large (more than %zu bytes)", shown, x->max);
 		break;
 	case CURLE_WRITE_ERROR:
-		if (x.too_big)
-			ret = err("'%s': too large (more than %zu bytes)", url, max);
-		else
-			ret = err("'%s': %s", url, detail);
+		ret = x->too_big ? err("'%s': too large (more than %zu bytes)", shown, x->max)
+				 : err("'%s': %s", shown, d.buf);
 		break;
 	case CURLE_COULDNT_CONNECT:
-		ret = err("'%s': connection refused: %s", url, detail);
+		ret = err("'%s': connection refused: %s", shown, d.buf);
 		break;
 	case CURLE_COULDNT_RESOLVE_HOST:
-		ret = err("'%s': cannot resolve the host: %s", url, detail);
+		ret = err("'%s': cannot resolve the host: %s", shown, d.buf);
 		break;
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CACERT_BADFILE:
-		ret = err("'%s': TLS verification failed: %s", url, detail);
+		ret = err("'%s': TLS verification failed: %s", shown, d.buf);
 		break;
 	case CURLE_FILE_COULDNT_READ_FILE:
-		ret = err("'%s': cannot read the file", url);
+		ret = err("'%s': cannot read the file", shown);
 		break;
 	case CURLE_TOO_MANY_REDIRECTS:
-		ret = err("'%s': too many redirects", url);
+		ret = err("'%s': too many redirects", shown);
 		break;
 	default:
-		ret = err("'%s': %s", url, detail);
+		ret = err("'%s': %s", shown, d.buf);
 	}
+	sbuf_release(&d), sbuf_release(&r);
+	return ret;
+}
+
+static int transfer(const char *url, const char *shown, const struct fetch_opts *o, size_t max, struct sbuf *body)
+{
+	long tmo = o->timeout_ms ? o->timeout_ms : 30000;
+	long ctmo = o->connect_timeout_ms ? o->connect_timeout_ms : 10000;
+	if (load_curl() < 0)
+		return -1;
+	CURL *h = C.easy_init();
+	if (!h)
+		return err("libcurl could not make a handle");
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct xfer x = { body, body->len, max, false, !o->no_progress && isatty(STDERR_FILENO), false, { 0, 0 }, shown };
+	clock_gettime(CLOCK_MONOTONIC, &x.t0);
+	set_options(h, url, &x, tmo, ctmo, errbuf);
+	CURLcode rc = C.easy_perform(h);
+	if (x.drawn)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	int ret = rc == CURLE_OK ? 0 : report(h, rc, shown, &x, tmo, errbuf);
 	C.easy_cleanup(h);
 	if (ret < 0)
 		body->len = x.base, body->buf[body->len] = '\0';
-	else if (o->cache_dir) {
-		mkdir(o->cache_dir, 0777);
-		if (write_file_atomic(cp.buf, body->buf + x.base, body->len - x.base) < 0)
+	return ret;
+}
+
+int fetch_url(const char *url, const struct fetch_opts *o, struct sbuf *body)
+{
+	size_t max = o->max_size ? o->max_size : FETCH_MAX_DEFAULT;
+	char *shown = redacted(url);
+	int ret = -1;
+	if (!fetch_is_url(url)) {
+		ret = err("bad URL '%s' (want http://, https:// or file://)", shown);
+		goto out;
+	}
+	if (!allowed_scheme(url, true)) {
+		int n = (int)strcspn(url, ":");
+		ret = err("unsupported protocol '%.*s' in '%s' (http, https and file only)", n, url, shown);
+		goto out;
+	}
+	struct sbuf cp = SBUF_INIT;
+	bool cache = o->cache_dir && cache_dir_ok(o->cache_dir);
+	if (cache)
+		cache_path(o->cache_dir, url, &cp);
+	size_t base = body->len;
+	if (cache && cache_read(cp.buf, max, body) == 0) {
+		ret = 0;
+	} else if ((ret = transfer(url, shown, o, max, body)) == 0 && cache) {
+		if (write_file_atomic(cp.buf, body->buf + base, body->len - base) < 0)
 			warning("cannot write the cache file '%s': %s", cp.buf, strerror(errno));
 	}
 	sbuf_release(&cp);
+out:
+	free(shown);
 	return ret;
 }
 
@@ -266,7 +389,7 @@ int fetch_source(const char *src, const struct fetch_opts *o, struct sbuf *text,
 	if (fetch_is_url(src)) {
 		if (fetch_url(src, o, text) < 0)
 			return -1;
-		*display = xstrdup(src);
+		*display = redacted(src);
 		return 0;
 	}
 	struct sbuf path = SBUF_INIT;

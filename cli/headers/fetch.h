@@ -1,7 +1,10 @@
 /* fetch: reads a header from a path or a URL (http, https, file) into memory.
  * libcurl is loaded with dlopen on the first URL, so runs that fetch nothing pay nothing.
- * TLS is verified, redirects may only go to http, https or file, the body is capped
- * (4 MiB by default) and so are the connect and total times. Never runs what it fetches. */
+ * TLS is verified; file: only when the user typed it, redirects only to http and https; the
+ * body is capped (4 MiB by default, also after decompression) and so are the connect and
+ * total times. Credentials in a URL (user:password@) reach the server only: every message
+ * and display name shows them redacted. A cache directory is used only when it is the
+ * user's own and writable by nobody else; so is each file in it. Never runs what it fetches. */
 #ifndef XSC_FETCH_H
 #define XSC_FETCH_H
 #include <stdbool.h>
@@ -21,13 +24,16 @@ struct fetch_opts {
 
 /* Does s look like SCHEME://…? */
 bool fetch_is_url(const char *s);
+/* Appends text to out with the password of every URL in it replaced by *** (a user name
+ * alone, often a token, by ***), as curl shows them: https://user:***@host/. */
+void fetch_redact(const char *text, struct sbuf *out);
 /* Fetches url into body (appended). Returns 0, or -1 after err() with a precise message:
  * bad URL, unsupported protocol (also for a redirect), HTTP status, timeout, too large,
  * connection refused, TLS verification. */
 int fetch_url(const char *url, const struct fetch_opts *o, struct sbuf *body);
 /* A path, a URL, or a system header name such as linux/openat2.h (tried under
  * /usr/include when no such file exists here). *display (heap, caller frees) is the name
- * to use in messages. */
+ * to use in messages and outputs: a URL's credentials are redacted in it. */
 int fetch_source(const char *src, const struct fetch_opts *o, struct sbuf *text, char **display);
 /* Takes one of --cache DIR, --timeout MS, --connect-timeout MS, --max-size N at argv[*i]:
  * 1 taken (and *i advanced past its value), 0 not a fetch option, -1 bad value (reported). */

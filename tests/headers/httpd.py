@@ -2,10 +2,16 @@
 """A loopback HTTP server for the fetcher's tests: prints its port, serves until killed.
 /ok.h 200, /missing 404, /redir-http 302 to /ok.h, /redir-ftp 302 to ftp://, /slow (3 s
 before the body), /big (a body past any small cap, with Content-Length), /big-chunked
-(no length), /gz.h (Content-Encoding: gzip)."""
-import gzip, http.server, os, sys, time
+(no length), /gz.h (Content-Encoding: gzip), /redir-file 302 to file:///etc/passwd,
+/redir-file-ok 302 to file:// of the fixture, /redir-abs 302 to http://127.0.0.1:PORT/ok.h,
+/redir-creds 302 to http://user:hunter2@127.0.0.1:PORT/auth.h, /auth.h (the fixture, for
+Basic user:hunter2 only, else 401), /lint/NAME (tests/headers/lint/NAME)."""
+import base64, gzip, http.server, os, sys, time
 
-FIXTURE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "diff", "clone_v0.h"), "rb").read()
+HERE = os.path.dirname(os.path.abspath(__file__))
+LINT = os.listdir(os.path.join(HERE, "lint"))
+FIXTURE_PATH = os.path.join(HERE, "diff", "clone_v0.h")
+FIXTURE = open(FIXTURE_PATH, "rb").read()
 
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -26,6 +32,22 @@ class H(http.server.BaseHTTPRequestHandler):
             self.body(302, b"", [("Location", "/ok.h")])
         elif p == "/redir-ftp":
             self.body(302, b"", [("Location", "ftp://127.0.0.1/ok.h")])
+        elif p == "/redir-file":
+            self.body(302, b"", [("Location", "file:///etc/passwd")])
+        elif p == "/redir-file-ok":
+            self.body(302, b"", [("Location", "file://" + FIXTURE_PATH)])
+        elif p == "/redir-abs":
+            self.body(302, b"", [("Location", "http://127.0.0.1:%d/ok.h" % PORT)])
+        elif p == "/redir-creds":
+            self.body(302, b"", [("Location", "http://user:hunter2@127.0.0.1:%d/auth.h" % PORT)])
+        elif p.startswith("/lint/") and os.path.basename(p) in LINT:
+            self.body(200, open(os.path.join(HERE, "lint", os.path.basename(p)), "rb").read())
+        elif p == "/auth.h":
+            want = "Basic " + base64.b64encode(b"user:hunter2").decode()
+            if self.headers.get("Authorization") == want:
+                self.body(200, FIXTURE)
+            else:
+                self.body(401, b"who are you\n", [("WWW-Authenticate", 'Basic realm="x"')])
         elif p == "/slow":
             time.sleep(3)
             self.body(200, FIXTURE)
@@ -44,5 +66,6 @@ class H(http.server.BaseHTTPRequestHandler):
             self.body(404, b"not found\n")
 
 s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-print(s.server_address[1], flush=True)
+PORT = s.server_address[1]
+print(PORT, flush=True)
 s.serve_forever()
