@@ -83,6 +83,10 @@ struct header {
 	struct hdiag *diags;       /* include not found, compiler errors */
 	size_t ndiags;
 	unsigned kernel_version;   /* LINUX_VERSION_CODE of the system headers, 0 if unknown */
+	/* indexes, so that lookups stay O(1) or O(log n) on headers of 20,000 structs */
+	size_t *line_start;        /* byte offset of each line of text */
+	size_t nlines;
+	size_t *by_name;           /* struct indices sorted by name */
 };
 
 /* Parses text as the header named name (a path or URL; a path's directory is searched for
@@ -100,5 +104,9 @@ struct sbuf;
 void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *out);
 /* 1-based line of text, without its newline, into *start and *len; false past the end. */
 bool header_line(const struct header *h, unsigned line, const char **start, size_t *len);
+/* The struct or union named name, or NULL: a binary search once header_index has run. */
 const struct hstruct *header_find_struct(const struct header *h, const char *name);
+/* Builds h's line and name indexes (parse and header_from_catalog do; a model made any
+ * other way calls it after filling text and structs). */
+void header_index(struct header *h);
 #endif
