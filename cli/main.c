@@ -1,12 +1,14 @@
 /* xsc: the extensible-syscall explorer. Options, then one of: a command (one-shot), a script
  * file, -c 'commands', commands on stdin, or the REPL. The only place exit codes are made:
- * 0 success, 1 a command failed, 2 usage error. */
+ * 0 success, 1 a command failed, 2 usage error; interrupted by SIGINT, SIGTERM or SIGHUP, xsc
+ * cleans up and then dies of that signal (a shell shows 128 + N). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/sig.h"
 #include "cmd/commands.h"
 #include "repl.h"
 #include "session.h"
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
 	const char *cmds = NULL, *transcript = NULL;
 	int c, r;
 	session_init(&s);
+	sig_install();
 	s.data_dir = getenv("XSC_DATA");
 	if (s.data_dir && !*s.data_dir)
 		s.data_dir = NULL;
@@ -139,6 +142,10 @@ int main(int argc, char **argv)
 		r = session_run_stream(&s, stdin, "<stdin>");
 	}
 	session_release(&s);
+	if (sig_interrupted()) {
+		fflush(stdout);
+		sig_reraise();
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		err("cannot write the output: %m");
 		return 1;

@@ -1,5 +1,6 @@
 #include "repl.h"
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <readline/readline.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
+#include "base/sig.h"
 #include "cmd/commands.h"
 #include "base/banned.h"
 
@@ -206,26 +208,91 @@ static char *history_path(bool create_dir)
 	return sbuf_detach(&sb);
 }
 
-static void save_history(const char *path)
+/* The file gets each command as it runs (as bash's histappend), so a crash, a signal or a
+ * second REPL loses none; it is cut to HISTORY_MAX lines when the REPL ends. */
+static void history_append(const char *path)
 {
+	static bool warned;
 	if (!path)
 		return;
-	struct sbuf tmp = SBUF_INIT;
-	sbuf_addf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	int e = write_history(tmp.buf);
-	if (!e && rename(tmp.buf, path) == 0) {
-		sbuf_release(&tmp);
+	/* append_history only appends to a file that exists */
+	int e = access(path, F_OK) ? write_history(path) : append_history(1, path);
+	if (e && !warned)
+		warning("cannot save the history to '%s': %s", path, strerror(e));
+	warned |= e != 0;
+}
+
+/* Leaving is not worth recalling. */
+static bool is_quit(const char *line)
+{
+	size_t n = strspn(line, " \t");
+	size_t len = strcspn(line + n, " \t");
+	return len == 4 && !strncmp(line + n, "quit", 4) && !line[n + len + strspn(line + n + len, " \t")];
+}
+
+static void remember(const char *hist, const char *line)
+{
+	HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
+	if (is_quit(line) || (last && !strcmp(last->line, line)))
 		return;
+	add_history(line);
+	history_append(hist);
+}
+
+/* ---- reading a line: readline's callback interface, so that xsc's own loop waits and sees
+ * the signals (readline's own handlers clean up and send the signal on to xsc, which would
+ * end it; a readline() call cannot be left for a fresh prompt without longjmp) ---- */
+
+static char *line_read;
+static bool line_done;
+
+static void on_line(char *line)
+{
+	line_read = line;
+	line_done = true;
+	rl_callback_handler_remove(); /* the terminal is the command's until the next prompt */
+}
+
+/* Ctrl-C at the prompt: drop the line and prompt afresh, as bash and python do. */
+static void drop_line(void)
+{
+	rl_free_line_state();
+	rl_callback_sigcleanup();
+	rl_replace_line("", 0);
+	fputs("^C", rl_outstream);
+	rl_crlf();
+	rl_on_new_line();
+	rl_redisplay();
+}
+
+/* One line from the terminal; NULL at the end of input or on SIGTERM/SIGHUP. */
+static char *read_line(void)
+{
+	line_read = NULL;
+	line_done = false;
+	rl_callback_handler_install("xsc> ", on_line);
+	while (!line_done && !sig_fatal()) {
+		struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+		int r = sig_poll(&p, 1, -1);
+		if (r > 0) {
+			rl_callback_read_char();
+		} else if (r < 0 && errno == ECANCELED && !sig_fatal()) {
+			sig_clear();
+			drop_line();
+		} else if (r < 0 && errno != EINTR && errno != ECANCELED) {
+			break;
+		}
 	}
-	warning("cannot save the history to '%s': %s", path, strerror(e ? e : errno));
-	unlink(tmp.buf);
-	sbuf_release(&tmp);
+	if (!line_done)
+		rl_callback_handler_remove();
+	return line_read;
 }
 
 int repl_run(struct session *s)
 {
 	repl_session = s;
 	rl_readline_name = "xsc";
+	rl_catch_signals = 0; /* sig.c's handlers stay; read_line notices them */
 	rl_attempted_completion_function = complete;
 	rl_basic_word_break_characters = " \t;|&(";
 	rl_completer_word_break_characters = (char *)" \t;|&(";
@@ -235,8 +302,9 @@ int repl_run(struct session *s)
 	if (hist)
 		read_history(hist); /* a missing or odd file just means no history */
 	int result = 0;
-	while (!s->quit) {
-		char *line = readline("xsc> ");
+	while (!s->quit && !sig_fatal()) {
+		sig_clear();
+		char *line = read_line();
 		if (!line) {
 			fputc('\n', stdout);
 			break;
@@ -245,14 +313,13 @@ int repl_run(struct session *s)
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p) {
-			HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
-			if (!last || strcmp(last->line, line))
-				add_history(line);
+			remember(hist, line);
 			result = session_run_line(s, line);
 		}
 		free(line);
 	}
-	save_history(hist);
+	if (hist)
+		history_truncate_file(hist, HISTORY_MAX);
 	free(hist);
 	rl_clear_history();
 	return result;

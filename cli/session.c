@@ -7,6 +7,7 @@
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/sbuf.h"
+#include "base/sig.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
 #include "model/dataload.h"
@@ -147,10 +148,14 @@ static void transcript_append(struct session *s, const char *text, const char *o
 int session_run_command(struct session *s, int argc, char **argv, const char *text)
 {
 	struct capture cap;
+	if (sig_interrupted()) /* the rest of an interrupted line or script does not run */
+		return sig_interrupt_err();
 	bool record = s->transcript_fd >= 0 && argc > 0 && argv && strcmp(argv[0], "transcript");
 	if (record && capture_begin(&cap) < 0)
 		record = false;
 	int r = command_run(s, argc, argv);
+	if (sig_interrupted())
+		r = sig_interrupt_err();
 	if (record) {
 		struct sbuf out = SBUF_INIT, errs = SBUF_INIT;
 		capture_end(&cap, &out, &errs);
@@ -273,7 +278,7 @@ int session_run_line(struct session *s, const char *line)
 		free_argv(argc > 0 ? argc : 0, argv, quoted);
 		if (r && !result)
 			result = r;
-		if ((r && !s->keep_going) || s->quit)
+		if ((r && !s->keep_going) || s->quit || sig_interrupted())
 			break;
 		p = rest;
 	}
@@ -287,7 +292,7 @@ int session_run_stream(struct session *s, FILE *fp, const char *name)
 	unsigned long lineno = 0;
 	int result = 0;
 	ssize_t n;
-	while (!s->quit && (n = getline(&line, &cap, fp)) >= 0) {
+	while (!s->quit && !sig_interrupted() && (n = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)n)) {
 			diag_set_where(name, lineno);
@@ -307,7 +312,9 @@ int session_run_stream(struct session *s, FILE *fp, const char *name)
 		if (r && !s->keep_going)
 			break;
 	}
-	if (ferror(fp) && !result)
+	if (sig_interrupted()) /* a read cut short by the signal is no read error */
+		result = sig_interrupt_err();
+	else if (ferror(fp) && !result)
 		result = err("%s: read error: %s", name, strerror(errno));
 	free(line);
 	return result;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/sig.h"
 #include "kernel/sandbox.h"
 #include "model/value.h"
 #include "base/banned.h"
@@ -516,7 +517,7 @@ static int read_until(int fd, void *p, size_t n, uint64_t deadline)
 		if (now >= deadline)
 			return -1;
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		int r = poll(&pfd, 1, (int)((deadline - now + 999) / 1000));
+		int r = sig_poll(&pfd, 1, (int)((deadline - now + 999) / 1000)); /* ^C: ECANCELED */
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -632,5 +633,7 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		memcpy(out->after, plan->buf, plan->buflen);
 	reap_strays();
 	sandbox_destroy(&box);
-	return 0;
+	if (sig_interrupted()) /* the child is gone and its sandbox removed: no outcome to show */
+		outcome_release(out);
+	return sig_interrupted() ? sig_interrupt_err() : 0;
 }

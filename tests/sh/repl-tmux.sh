@@ -110,5 +110,5 @@ if T has-session -t xsc 2>/dev/null; then
 	echo "FAIL: quit did not end the REPL"
 	fail=1
 fi
-grep -qx 'quit' "$hist" || { echo "FAIL: quit is not in the history"; fail=1; }
+! grep -qx 'quit' "$hist" || { echo "FAIL: quit is in the history"; fail=1; }
 exit $fail

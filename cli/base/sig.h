@@ -1,0 +1,28 @@
+/* sig: what SIGINT, SIGTERM and SIGHUP do to xsc. The handlers only set flags; the places
+ * that wait (the prompt, a live call waiting for its child, a script reading its next line)
+ * notice them, so a command stops through its own clean-up path: its child killed, its
+ * sandbox and scratch directories removed. SIGINT stops the running command; SIGTERM and
+ * SIGHUP also end xsc once it has cleaned up. */
+#ifndef XSC_SIG_H
+#define XSC_SIG_H
+#include <poll.h>
+#include <stdbool.h>
+
+/* Installs the handlers, without SA_RESTART so that blocking calls return EINTR. A signal
+ * ignored when xsc started (nohup, a background job) stays ignored. */
+void sig_install(void);
+/* Has SIGINT, SIGTERM or SIGHUP arrived since the last sig_clear()? */
+bool sig_interrupted(void);
+/* SIGTERM or SIGHUP if one arrived (xsc cleans up and leaves), else 0. */
+int sig_fatal(void);
+/* The error of an interrupted command: reports "interrupted" once per interrupt; -1. */
+int sig_interrupt_err(void);
+/* Forgets a SIGINT: at the prompt, the next command starts afresh. A fatal signal stays. */
+void sig_clear(void);
+/* poll(2) that an interrupt ends without a race: -1 with errno ECANCELED when one arrived
+ * before or during the wait, -1 with EINTR for any other signal. */
+int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
+/* After clean-up: ends the process by the signal that interrupted it, as if it had not been
+ * caught, so a parent shell sees it (status 128 + N; a loop stops). Returns if none came. */
+void sig_reraise(void);
+#endif
