@@ -285,7 +285,7 @@ int session_run_line(struct session *s, const char *line)
 	return result;
 }
 
-int session_run_stream(struct session *s, FILE *fp, const char *name)
+static int run_stream(struct session *s, FILE *fp, const char *name)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -317,5 +317,19 @@ int session_run_stream(struct session *s, FILE *fp, const char *name)
 	else if (ferror(fp) && !result)
 		result = err("%s: read error: %s", name, strerror(errno));
 	free(line);
+	return result;
+}
+
+/* Scripts run scripts only through lesson --check; a bound keeps any other way finite. */
+#define STREAM_DEPTH_MAX 4
+
+int session_run_stream(struct session *s, FILE *fp, const char *name)
+{
+	static unsigned depth;
+	if (depth >= STREAM_DEPTH_MAX)
+		return err("%s: scripts nested more than %d deep", name, STREAM_DEPTH_MAX);
+	depth++;
+	int result = run_stream(s, fp, name);
+	depth--;
 	return result;
 }

@@ -38,6 +38,7 @@ struct session {
 	int transcript_fd;         /* appended to after each command; -1 when not recording */
 	bool force;                /* --force: files the session writes may replace existing ones */
 	struct lesson_state *lesson; /* the lesson in progress (cmd_lesson.c), or NULL */
+	bool checking;             /* runs a solution for lesson --check, which it may not start again */
 };
 
 void session_init(struct session *s);

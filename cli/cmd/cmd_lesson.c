@@ -1,6 +1,7 @@
 /* lesson: guided lessons (teach/lesson.h); checks each step after every command. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/sig.h"
 #include "cmd/commands.h"
 #include "model/dataload.h"
 #include "model/kver.h"
@@ -191,6 +192,10 @@ static int list_lessons(struct session *s)
 /* --check: the solution script in a fresh session with the lesson attached. */
 static int check_solution(struct session *s, struct lesson_state *ls, const char *file)
 {
+	if (s->checking) { /* a solution that checks itself would never end */
+		lesson_state_free(ls);
+		return err("lesson --check cannot run inside a solution being checked ('%s')", file);
+	}
 	FILE *fp = fopen(file, "re");
 	if (!fp) {
 		lesson_state_free(ls);
@@ -204,6 +209,7 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 	sub.color = COLOR_NEVER;
 	sub.keep_going = true;
 	sub.lesson = ls;
+	sub.checking = true;
 	ls->quiet = true;
 	struct capture cap;
 	struct sbuf errs = SBUF_INIT;
@@ -212,6 +218,12 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 	if (captured)
 		capture_end(&cap, NULL, &errs);
 	fclose(fp);
+	if (sig_interrupted()) { /* no verdict on half a solution */
+		sbuf_release(&errs);
+		sub.cat = NULL;
+		session_release(&sub);
+		return sig_interrupt_err();
+	}
 	struct out *o = &s->out;
 	const char *failing = ls->step < ls->l.nsteps ? first_failing(&sub, ls) : NULL;
 	out_obj(o, NULL);

@@ -18,4 +18,10 @@ if "$XSC" --data "$top/data" lesson 2 --check wrong.xsc >out 2>err; then echo "F
 grep -q "step 1 .* not passed by 'wrong.xsc': 'expect errno E2BIG' does not hold" err || { echo "FAIL message"; cat err; fail=1; }
 "$XSC" --data "$top/data" --json lesson 1 --check "$top/tests/lessons/01.xsc" >out.json 2>err &&
 	python3 -c 'import json; d=json.load(open("out.json")); assert d["ok"] and d["passed"] == d["steps"]' || { echo "FAIL json"; fail=1; }
+# a solution that checks itself is refused at once, not run until EMFILE or a stack overflow
+printf 'lesson 1 --check rec.xsc\n' >rec.xsc
+timeout 20 "$XSC" --data "$top/data" lesson 1 --check rec.xsc >out 2>err
+[ $? -eq 1 ] || { echo "FAIL a self-checking solution: exit status"; cat err; fail=1; }
+grep -q "^rec.xsc:1: lesson --check cannot run inside a solution being checked ('rec.xsc')" err ||
+	{ echo "FAIL a self-checking solution: message"; cat err; fail=1; }
 exit $fail
