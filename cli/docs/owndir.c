@@ -124,7 +124,8 @@ static int cmp_str(const void *a, const void *b)
 static int write_marker(struct owndir *d, char **a, size_t na, char **b, size_t nb)
 {
 	char **all = xcalloc(na + nb + 1, sizeof(*all));
-	memcpy(all, a, na * sizeof(*all));
+	if (na)
+		memcpy(all, a, na * sizeof(*all));
 	if (nb)
 		memcpy(all + na, b, nb * sizeof(*all));
 	if (na + nb)
