@@ -27,6 +27,8 @@ int cmd_site(struct session *s, int argc, char **argv)
 		else
 			return command_usage(command_find("site"));
 	}
+	if (!*out)
+		return err("site: the output directory name is empty");
 	uint64_t t0 = now_us();
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)

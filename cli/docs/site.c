@@ -485,7 +485,8 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	}
 	sitedir_prepare(out_dir, &tmp);
 	remove_tree(tmp.buf);
-	int r = mkdirs(tmp.buf);
+	/* made here and now, never one that is already there (a link put in its place) */
+	int r = mkdir(tmp.buf, 0777) ? err("site: cannot create directory '%s': %m", tmp.buf) : 0;
 	struct render rd = { .md = md, .search = SBUF_INIT };
 	/* first, so a later build can tell this directory is its own if this one dies */
 	r = r ? r : write_file(tmp.buf, SITE_MARKER, "xsc site\n", 9, NULL, NULL);

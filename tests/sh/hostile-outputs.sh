@@ -55,6 +55,11 @@ attempt 'docs -o ""'
 "$XSC" $D docs -o "" >/dev/null 2>err; rc=$?
 [ $rc = 1 ] && grep -q "output directory name is empty" err || fail "exit $rc, not a clear error"
 
+attempt 'site -o ""'
+"$XSC" $D site -o "" >/dev/null 2>err; rc=$?
+[ $rc = 1 ] && grep -q "output directory name is empty" err || fail "exit $rc, not a clear error"
+[ -z "$(ls -A | grep tmp)" ] || fail "temporary left: $(ls -A | grep tmp)"
+
 attempt "site -o over a site with .git/ and CNAME"
 "$XSC" $D site -o pages >/dev/null 2>err || fail "first build"
 mkdir -p pages/.git && echo ref >pages/.git/HEAD && echo example.org >pages/CNAME && echo mine >pages/reference/notes.txt
