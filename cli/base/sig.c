@@ -1,8 +1,13 @@
 #include "base/sig.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "base/diag.h"
@@ -13,12 +18,83 @@ static volatile sig_atomic_t interrupted, fatal;
 static bool reported;
 static pid_t owner;
 
+/* ---- the scratch directories alive now, for a signal handler to remove ----
+ * A slot is written while unused and then published (release); the handler reads only
+ * published slots (acquire), so it never sees half a path, in any thread. */
+
+#define TRACK_MAX 16
+#define TRACK_DEPTH 16 /* sandboxes are a few levels deep; deeper is left to remove_tree */
+static char tracked[TRACK_MAX][PATH_MAX];
+static int tracked_used[TRACK_MAX];
+
+void sig_track_dir(const char *dir)
+{
+	size_t n = strlen(dir);
+	for (size_t i = 0; i < TRACK_MAX && n < PATH_MAX; i++)
+		if (!__atomic_load_n(&tracked_used[i], __ATOMIC_ACQUIRE)) {
+			memcpy(tracked[i], dir, n + 1);
+			__atomic_store_n(&tracked_used[i], 1, __ATOMIC_RELEASE);
+			return;
+		}
+	/* all taken: this one is removed only by its owner's own clean-up */
+}
+
+void sig_untrack_dir(const char *dir)
+{
+	for (size_t i = 0; i < TRACK_MAX; i++)
+		if (__atomic_load_n(&tracked_used[i], __ATOMIC_ACQUIRE) && !strcmp(tracked[i], dir))
+			__atomic_store_n(&tracked_used[i], 0, __ATOMIC_RELEASE);
+}
+
+/* Async-signal-safe rm -r of name under dfd: openat, getdents64, unlinkat only; stays on
+ * the file system it starts on and follows no link. */
+static void rm_at(int dfd, const char *name, dev_t dev, int depth)
+{
+	if (unlinkat(dfd, name, 0) == 0 || errno != EISDIR || depth > TRACK_DEPTH)
+		return;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && (depth == 0 || st.st_dev == dev)) {
+		char buf[2048];
+		long n;
+		/* entries removed while reading may move others past the offset: read again */
+		for (int pass = 0; pass < 64 && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0; pass++) {
+			for (long off = 0; off < n;) {
+				struct dirent64 *d = (struct dirent64 *)(buf + off);
+				off += d->d_reclen;
+				if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+					rm_at(fd, d->d_name, st.st_dev, depth + 1);
+			}
+			lseek(fd, 0, SEEK_SET);
+		}
+	}
+	close(fd);
+	unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+static void remove_tracked(void)
+{
+	for (size_t i = 0; i < TRACK_MAX; i++)
+		if (__atomic_load_n(&tracked_used[i], __ATOMIC_ACQUIRE))
+			rm_at(AT_FDCWD, tracked[i], 0, 0);
+}
+
+/* ---- the handlers ---- */
+
 static void on_signal(int sig)
 {
 	int e = errno;
 	if (getpid() != owner) {
 		/* a forked child that has not set its own dispositions yet: it gets the default
 		 * action, once this handler returns (the signal is blocked until then) */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	} else if (sig != SIGINT && fatal) {
+		/* a second SIGTERM or SIGHUP: the command did not stop in time; leave now, taking
+		 * its scratch directories along (the history has every command already) */
+		remove_tracked();
 		signal(sig, SIG_DFL);
 		raise(sig);
 	} else {
@@ -102,6 +178,7 @@ void sig_reraise(void)
 	int sig = fatal ? fatal : interrupted ? SIGINT : 0;
 	if (!sig)
 		return;
+	remove_tracked(); /* what a command's own clean-up missed */
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, sig);

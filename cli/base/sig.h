@@ -22,7 +22,12 @@ void sig_clear(void);
 /* poll(2) that an interrupt ends without a race: -1 with errno ECANCELED when one arrived
  * before or during the wait, -1 with EINTR for any other signal. */
 int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
-/* After clean-up: ends the process by the signal that interrupted it, as if it had not been
- * caught, so a parent shell sees it (status 128 + N; a loop stops). Returns if none came. */
+/* After clean-up: removes any scratch directory still tracked, then ends the process by the
+ * signal that interrupted it, as if it had not been caught, so that a parent shell sees it
+ * (status 128 + N; a loop stops). Returns if no signal came. */
 void sig_reraise(void);
+/* The scratch directories alive now (scratch_mkdtemp tracks them, remove_tree forgets
+ * them): removed by a second SIGTERM or SIGHUP at once, and by sig_reraise. */
+void sig_track_dir(const char *dir);
+void sig_untrack_dir(const char *dir);
 #endif

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/sig.h"
 #include "base/banned.h"
 
 void die(const char *fmt, ...)
@@ -258,6 +259,22 @@ static int rm_one(const char *path, const struct stat *st, int type, struct FTW 
 void remove_tree(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	sig_untrack_dir(path);
+}
+
+char *scratch_mkdtemp(char *tmpl)
+{
+	char *dir = mkdtemp(tmpl);
+	if (dir)
+		sig_track_dir(dir);
+	return dir;
+}
+
+void scratch_remove(const char *dir)
+{
+	if (rmdir(dir) < 0) /* usually empty again; else remove what is left */
+		remove_tree(dir);
+	sig_untrack_dir(dir);
 }
 
 void *arena_alloc(struct arena *a, size_t n)

@@ -73,6 +73,10 @@ const char *scratch_dir(void);
 /* Remove path and everything under it, following no symbolic link and staying on its file
  * system; what cannot be removed is left. */
 void remove_tree(const char *path);
+/* mkdtemp for scratch directories: one that a signal ends xsc with is removed (base/sig.h)
+ * even if its owner cannot; scratch_remove (or remove_tree) removes it and forgets it. */
+char *scratch_mkdtemp(char *tmpl);
+void scratch_remove(const char *dir);
 
 /* An arena: many small allocations in one contiguous region, freed at once. Being one
  * region, it can be saved and mapped back at another address (see catalog_relocate). */

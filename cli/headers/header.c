@@ -1177,7 +1177,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	int ret = -1;
 	struct sbuf tmpl = SBUF_INIT;
 	sbuf_addf(&tmpl, "%s/xsc-header-XXXXXX", scratch_dir());
-	const char *dir = mkdtemp(tmpl.buf);
+	const char *dir = scratch_mkdtemp(tmpl.buf);
 	if (!dir) {
 		err("cannot make a temporary directory in '%s': %s", scratch_dir(), strerror(errno));
 		sbuf_release(&tmpl);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/sig.h"
 #include "base/sbuf.h"
 #include "kernel/btf.h"
 #include "kernel/invoke.h"
@@ -822,7 +823,8 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	int status = 0;
 	if (pid > 0)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+			if (sig_interrupted()) /* ^C: the rest of the probe is not wanted */
+				kill(pid, SIGKILL);
 	while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) /* clone3's CLONE_PARENT children */
 		;
 	run->us = now_us() - t0;
@@ -842,6 +844,10 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	btf_release();
 	if (pid < 0)
 		return err("probe: cannot fork: %s", strerror(errno));
+	if (sig_interrupted()) { /* half the answers: never shown, never cached */
+		probe_run_release(run);
+		return sig_interrupt_err();
+	}
 	return 0;
 }
 

@@ -42,7 +42,7 @@ int sandbox_create(struct sandbox *sb, unsigned needs)
 	struct sbuf p = SBUF_INIT;
 	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", scratch_dir());
 	sb->dir = sbuf_detach(&p);
-	if (!mkdtemp(sb->dir)) {
+	if (!scratch_mkdtemp(sb->dir)) {
 		int e = errno;
 		FREE_AND_NULL(sb->dir);
 		return err("cannot create a sandbox directory: %s", strerror(e));
@@ -75,8 +75,7 @@ void sandbox_destroy(struct sandbox *sb)
 {
 	if (!sb->dir)
 		return;
-	if (rmdir(sb->dir) < 0) /* usually empty again; else remove what the call left */
-		remove_tree(sb->dir);
+	scratch_remove(sb->dir);
 	FREE_AND_NULL(sb->dir);
 }
 

@@ -2,7 +2,8 @@
 # goes on; ^C during a call that blocks (openat2 of a FIFO nobody writes) kills the child,
 # removes its sandbox and returns to the prompt with the buffers kept; the history file has
 # every command as soon as it ran; SIGTERM ends the REPL with status 143, its temporary
-# directories removed and the terminal as it was; SIGINT to a script ends it with status 130.
+# directories removed and the terminal as it was; SIGINT to a script ends it with status 130;
+# a second SIGTERM during a long header parse ends xsc at once, its scratch copy removed.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux is not installed"
@@ -147,4 +148,19 @@ if grep -q '^\* open_how' "$pane"; then
 	echo "FAIL: the script went on after SIGINT"
 	fail=1
 fi
+T kill-session -t xsc
+
+# SIGTERM twice while a long header parse runs (it does not wait on anything a signal ends):
+# the second one does not wait for the parse; either way the scratch copy is gone
+awk 'BEGIN { print "#include <linux/types.h>"; for (i = 0; i < 60000; i++) printf "struct s%d { __u64 a; __u32 b; };\n", i }' >"$d/big.h"
+"$XSC" --data "$top/data" lint "$d/big.h" >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+sleep 0.1
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || { echo "FAIL: two SIGTERMs during lint: exit $rc, not 143"; fail=1; }
+[ -z "$(ls "$XSC_SANDBOX_DIR")" ] || { echo "FAIL: two SIGTERMs during lint left $(ls "$XSC_SANDBOX_DIR")"; fail=1; }
 exit $fail
