@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "base/sbuf.h"
 #include "base/banned.h"
 
 static const char *where_file;
@@ -23,29 +25,81 @@ void diag_set_where(const char *file, unsigned long line)
 
 unsigned long diag_error_count(void) { return nerrors; }
 
-/* Messages quote user input: never let it drive the terminal. Control characters and
- * bytes that are not UTF-8 are written as \xNN. */
-static void put_safe(FILE *fp, const char *s)
+/* The length of the UTF-8 sequence at p (at most n bytes), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 && c >= 0xc2 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
+		(c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) || (c == 0xf0 && p[1] < 0x90) ||
+	    (c == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return k;
+}
+
+/* Code points that act on the terminal or reorder the line even when well encoded: C1
+ * controls (U+0080-U+009F; U+009B is a CSI) and the bidirectional overrides of "Trojan
+ * source" (U+202A-U+202E, U+2066-U+2069). */
+static bool active_code_point(const unsigned char *p, size_t k)
+{
+	if (k == 2)
+		return p[0] == 0xc2 && p[1] < 0xa0;
+	if (k == 3 && p[0] == 0xe2 && p[1] == 0x80)
+		return p[2] >= 0xaa && p[2] <= 0xae;
+	if (k == 3 && p[0] == 0xe2 && p[1] == 0x81)
+		return p[2] >= 0xa6 && p[2] <= 0xa9;
+	return false;
+}
+
+/* The length of a colour sequence (ESC [ digits and semicolons m) at p, else 0. */
+static size_t sgr_len(const char *p, size_t n)
+{
+	size_t i = 2;
+	if (n < 3 || p[0] != '\033' || p[1] != '[')
+		return 0;
+	while (i < n && i < 32 && ((p[i] >= '0' && p[i] <= '9') || p[i] == ';'))
+		i++;
+	return i < n && p[i] == 'm' ? i + 1 : 0;
+}
+
+void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
-		unsigned char c = *p;
-		int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 && c >= 0xc2 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
-			(c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
-		for (int i = 1; i < n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = 0;
-		if (n == 1 && (c >= 0x20 || c == '\t') && c != 0x7f) {
-			fputc(c, fp);
-		} else if (n > 1) {
-			fwrite(p, 1, (size_t)n, fp);
-			p += n;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		size_t k = c == 033 && (keep & SAFE_SGR) ? sgr_len(s + i, n - i) : 0;
+		if (k) {
+			sbuf_add(sb, p + i, k);
+			i += k;
 			continue;
-		} else {
-			fprintf(fp, "\\x%02x", c);
 		}
-		p++;
+		k = utf8_len(p + i, n - i);
+		if (k == 1 && ((c >= 0x20 && c != 0x7f) || (c == '\n' && (keep & SAFE_NL)) ||
+			       (c == '\t' && (keep & SAFE_TAB)))) {
+			sbuf_addch(sb, c);
+		} else if (k > 1 && !active_code_point(p + i, k)) {
+			sbuf_add(sb, p + i, k);
+		} else {
+			for (size_t j = 0; j < (k ? k : 1); j++)
+				sbuf_addf(sb, "\\x%02x", p[i + j]);
+		}
+		i += k ? k : 1;
 	}
+}
+
+/* Messages quote user input: never let it drive the terminal. */
+static void put_safe(FILE *fp, const char *s)
+{
+	struct sbuf sb = SBUF_INIT;
+	safe_text(&sb, s, strlen(s), SAFE_TAB);
+	fwrite(sb.buf, 1, sb.len, fp);
+	sbuf_release(&sb);
 }
 
 static void report(const char *kind, const char *fmt, va_list ap)

@@ -13,6 +13,14 @@ int usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* file == NULL restores the plain "xsc" prefix. file is not copied. */
 void diag_set_where(const char *file, unsigned long line);
+/* Untrusted text made safe for a terminal or a text file: the one sanitiser for catalogue
+ * strings, header lines, file names, cache contents and quoted input. Control characters
+ * (C0, DEL, C1, ESC always), bytes that are not UTF-8 and the bidirectional overrides are
+ * written as \xNN, one per byte; keep lets newlines, tabs or colour sequences (ESC [ 1;31 m,
+ * never any other escape, as git's sideband and less -R allow) through. */
+enum { SAFE_NL = 1, SAFE_TAB = 2, SAFE_SGR = 4 };
+struct sbuf;
+void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep);
 /* Fuzzing: count errors but print nothing. */
 bool diag_set_quiet(bool quiet); /* returns the previous setting */
 /* The number of errors reported so far (tests and batch mode use it). */

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include "base/diag.h"
 #include "base/sbuf.h"
 #include "base/banned.h"
 
@@ -36,6 +37,10 @@ void json_quote_into(struct sbuf *sb, const char *s)
 			sbuf_adds(sb, "\\t");
 		} else if (c < 0x20 || c == 0x7f) {
 			sbuf_addf(sb, "\\u%04x", c);
+		} else if (c == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0) {
+			sbuf_addf(sb, "\\u%04x", p[1]); /* C1 controls: a CSI when printed raw */
+			p += 2;
+			continue;
 		} else if (c < 0x80) {
 			sbuf_addch(sb, c);
 		} else {
@@ -156,17 +161,37 @@ void out_null(struct out *o, const char *key)
 	fputs("null", o->fp);
 }
 
+/* Text mode writes through the sanitiser: catalogue strings, header lines, file names and
+ * cache contents reach the terminal with their control characters shown, never obeyed.
+ * Only the colour sequences out_color() makes (and the like) pass, and only with colour. */
+static void put_text(struct out *o, const char *s, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	safe_text(&sb, s, n, SAFE_NL | SAFE_TAB | (o->color ? SAFE_SGR : 0));
+	fwrite(sb.buf, 1, sb.len, o->fp);
+	sbuf_release(&sb);
+}
+
 void out_text(struct out *o, const char *fmt, ...)
 {
 	if (o->json)
 		return;
+	struct sbuf sb = SBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(o->fp, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
+	sbuf_vaddf(&sb, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
 	va_end(ap);
+	put_text(o, sb.buf, sb.len);
+	sbuf_release(&sb);
 }
 
 void out_puts(struct out *o, const char *s)
+{
+	if (!o->json)
+		put_text(o, s, strlen(s));
+}
+
+void out_raw(struct out *o, const char *s)
 {
 	if (!o->json)
 		fputs(s, o->fp);

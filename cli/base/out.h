@@ -29,9 +29,12 @@ void out_u64(struct out *o, const char *key, uint64_t v);
 void out_s64(struct out *o, const char *key, int64_t v);
 void out_bool(struct out *o, const char *key, bool v);
 void out_null(struct out *o, const char *key);
-/* Text mode only. */
+/* Text mode only; control characters in the text are shown escaped (safe_text). */
 void out_text(struct out *o, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void out_puts(struct out *o, const char *s);
+/* Text that a renderer made terminal-ready itself (termdoc's styles and hyperlinks):
+ * written as it is. Everything else goes through out_text or out_puts, which sanitise. */
+void out_raw(struct out *o, const char *s);
 /* The escape sequence for c when colour is on, else "". */
 const char *out_color(const struct out *o, enum out_color c);
 /* Ends a JSON document (newline); BUG if anything is still open. */

@@ -105,7 +105,7 @@ int cmd_doc(struct session *s, int argc, char **argv)
 		struct sbuf out = SBUF_INIT;
 		r = termdoc_render(text, len, &o, &out);
 		if (!r)
-			out_puts(&s->out, out.buf);
+			out_raw(&s->out, out.buf); /* termdoc cleans the page text itself (add_clean) */
 		sbuf_release(&out);
 		free(base);
 	}

@@ -1,6 +1,7 @@
 #include "docs/termdoc.h"
 #include <stdlib.h>
 #include <string.h>
+#include "base/diag.h"
 #include "docs/md.h"
 #include "docs/site.h"
 #include "base/banned.h"
@@ -43,9 +44,8 @@ static size_t text_width(const char *s, size_t n)
 
 static void add_clean(struct sbuf *sb, const char *s)
 {
-	/* text from the page never carries escapes of its own */
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-		sbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : *p);
+	/* text from the page never carries escapes of its own: pages quote the catalogue */
+	safe_text(sb, s ? s : "", s ? strlen(s) : 0, 0);
 }
 
 static void link_url(struct tctx *t, const char *url, struct sbuf *u)

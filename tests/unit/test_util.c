@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
 #include "base/util.h"
 
 /* the banded, bounded distance against the whole table, on random short strings */
@@ -103,6 +105,33 @@ static void trees(void)
 	remove_tree(p); /* a missing path: nothing to do, no crash */
 }
 
+/* The one sanitiser: what reaches a terminal is never an instruction to it. */
+static void sanitiser(void)
+{
+	static const struct { const char *in; unsigned keep; const char *want; } cases[] = {
+		{ "plain text", 0, "plain text" },
+		{ "\033[2J\033]0;title\007", SAFE_NL, "\\x1b[2J\\x1b]0;title\\x07" },
+		{ "a\nb\tc\rd", SAFE_NL | SAFE_TAB, "a\nb\tc\\x0dd" },
+		{ "a\nb\tc", 0, "a\\x0ab\\x09c" },
+		{ "del\177", 0, "del\\x7f" },
+		{ "c1 \x9b" "6n raw", 0, "c1 \\x9b6n raw" },
+		{ "c1 \xc2\x9b" "6n coded", 0, "c1 \\xc2\\x9b6n coded" },
+		{ "bidi \xe2\x80\xae and \xe2\x81\xa6", 0, "bidi \\xe2\\x80\\xae and \\xe2\\x81\\xa6" },
+		{ "caf\xc3\xa9 \xe2\x94\x82 \xf0\x9f\x98\x80", 0, "caf\xc3\xa9 \xe2\x94\x82 \xf0\x9f\x98\x80" },
+		{ "bad \xc3 \xed\xa0\x80 \xc0\xaf", 0, "bad \\xc3 \\xed\\xa0\\x80 \\xc0\\xaf" },
+		{ "\033[1;31mred\033[0m", SAFE_SGR, "\033[1;31mred\033[0m" },
+		{ "\033[1;31mred\033[0m", 0, "\\x1b[1;31mred\\x1b[0m" },
+		{ "\033[2J\033[?25l", SAFE_SGR, "\\x1b[2J\\x1b[?25l" },
+		{ "cut \033[", SAFE_SGR, "cut \\x1b[" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sbuf sb = SBUF_INIT;
+		safe_text(&sb, cases[i].in, strlen(cases[i].in), cases[i].keep);
+		is_str(sb.buf, cases[i].want, "safe_text case %zu", i);
+		sbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	dist("", "", 3, 0);
@@ -154,5 +183,6 @@ int main(void)
 		rmdir(dir);
 	}
 	trees();
+	sanitiser();
 	return tap_done();
 }
