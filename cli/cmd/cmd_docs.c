@@ -128,9 +128,8 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)
 		return -1;
-	const char *dir = s->data_dir ? s->data_dir : catalog_default_dir();
 	struct sbuf root = SBUF_INIT;
-	sbuf_addf(&root, "%s/..", dir);
+	sbuf_addf(&root, "%s/..", cat->dir); /* where it loaded from: --data, XSC_DATA or the default */
 	b->root = sbuf_detach(&root);
 
 	size_t n = 0;

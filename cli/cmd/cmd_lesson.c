@@ -142,6 +142,8 @@ static int find_lesson(struct session *s, unsigned n, struct lesson *l)
 	char *dir = lesson_dir(s->data_dir ? s->data_dir : catalog_default_dir());
 	char **paths;
 	size_t np;
+	if (!dir)
+		return -1;
 	int r = lesson_files(dir, &paths, &np);
 	free(dir);
 	if (r < 0)
@@ -163,6 +165,8 @@ static int list_lessons(struct session *s)
 	char *dir = lesson_dir(s->data_dir ? s->data_dir : catalog_default_dir());
 	char **paths;
 	size_t np;
+	if (!dir)
+		return -1;
 	int r = lesson_files(dir, &paths, &np);
 	free(dir);
 	if (r < 0)

@@ -1162,33 +1162,61 @@ static bool is_dir(const char *p)
 	return access(p, R_OK | X_OK) == 0;
 }
 
+/* dir if it holds a catalogue, noting it in tried either way. */
+static bool try_dir(char *found, const char *dir, struct sbuf *tried)
+{
+	sbuf_addf(tried, "%s'%s'", tried->len ? ", " : "", dir);
+	if (!is_dir(dir) || strlen(dir) >= PATH_MAX)
+		return false;
+	snprintf(found, PATH_MAX, "%s", dir);
+	return true;
+}
+
+/* The source tree's data/ when exe lies in its build directory (build/xsc, build/asan/xsc,
+ * build/tests/...): T/data for the last T/build/ in exe's path, if T/data/schema.json is there. */
+static bool build_tree_dir(char *found, const char *exe, struct sbuf *tried)
+{
+	const char *last = NULL;
+	for (const char *p = strstr(exe, "/build/"); p; p = strstr(p + 1, "/build/"))
+		last = p;
+	if (!last)
+		return false;
+	struct sbuf d = SBUF_INIT, schema = SBUF_INIT;
+	sbuf_addf(&d, "%.*s/data", (int)(last - exe), exe);
+	sbuf_addf(&schema, "%s/schema.json", d.buf);
+	bool ok = access(schema.buf, R_OK) == 0 && try_dir(found, d.buf, tried);
+	if (!ok && !strstr(tried->buf, d.buf))
+		sbuf_addf(tried, "%s'%s'", tried->len ? ", " : "", d.buf);
+	sbuf_release(&schema);
+	sbuf_release(&d);
+	return ok;
+}
+
+/* Where the catalogue is when neither --data nor XSC_DATA says: installed beside the
+ * binary, the source tree the binary was built in, or where 'make install' put it. Never
+ * the current directory: a copied binary must not pick up whatever ./data it runs beside. */
 const char *catalog_default_dir(void)
 {
 	static char found[PATH_MAX];
 	if (found[0])
 		return found;
+	struct sbuf tried = SBUF_INIT, d = SBUF_INIT;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
+	bool ok = false;
+	if (n > 0 && exe[0] == '/') {
 		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* installed: PREFIX/bin/xsc → PREFIX/share/xsc/data; source tree: build/xsc → data */
-			const char *const rel[] = { "/../share/xsc/data", "/../data", "/../../data" };
-			for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-				snprintf(found, sizeof(found), "%s%s", exe, rel[i]);
-				if (is_dir(found))
-					return found;
-			}
-		}
+		sbuf_addf(&d, "%.*s/../share/xsc/data", (int)(strrchr(exe, '/') - exe), exe);
+		ok = try_dir(found, d.buf, &tried) || build_tree_dir(found, exe, &tried);
 	}
 #ifdef XSC_DATADIR
-	if (is_dir(XSC_DATADIR))
-		return XSC_DATADIR; /* where 'make install' put it */
+	ok = ok || try_dir(found, XSC_DATADIR, &tried);
 #endif
-	snprintf(found, sizeof(found), "data");
-	return found;
+	if (!ok)
+		err("no catalogue found (looked in %s); give --data DIR or set XSC_DATA", tried.len ? tried.buf : "no place");
+	sbuf_release(&d);
+	sbuf_release(&tried);
+	return ok ? found : NULL;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1327,6 +1355,8 @@ static void cache_save(const char *path, uint64_t key, const struct catalog *c)
 
 struct catalog *catalog_load(const char *dir)
 {
+	if (!dir)
+		return NULL; /* catalog_default_dir() found none and said where it looked */
 	DIR *d = opendir(dir);
 	if (!d) {
 		err("cannot read the catalogue directory '%s': %s", dir, strerror(errno));

@@ -8,12 +8,15 @@
 
 #define CATALOG_FILE_MAX (4u << 20) /* bytes per file */
 
-/* Every *.json in dir except schema.json, in name order. Caller frees with catalog_free. */
+/* Every *.json in dir except schema.json, in name order. Caller frees with catalog_free.
+ * dir NULL (catalog_default_dir found none, and said so): NULL. */
 struct catalog *catalog_load(const char *dir);
 /* The same from in-memory files (names are used in messages). For tests and fuzzing. */
 struct catalog *catalog_load_buffers(const char *const *names, const char *const *texts,
 				     const size_t *lens, size_t n);
-/* The bundled catalogue: XSC_DATA, else installed beside the binary (PREFIX/share/xsc/data),
- * else the source tree's data/. Returns a static string. */
+/* The bundled catalogue when there is no --data or XSC_DATA: installed beside the binary
+ * (PREFIX/share/xsc/data), the source tree the binary sits in the build directory of
+ * (T/build/xsc -> T/data), else XSC_DATADIR; never the current directory. Returns a static
+ * string, or NULL after an error naming every place it looked. */
 const char *catalog_default_dir(void);
 #endif

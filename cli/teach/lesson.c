@@ -12,8 +12,10 @@ char *lesson_dir(const char *data_dir)
 	struct sbuf sb = SBUF_INIT;
 	if (env && *env)
 		sbuf_adds(&sb, env);
-	else
+	else if (data_dir)
 		sbuf_addf(&sb, "%s/../docs/lessons", data_dir);
+	else
+		return NULL; /* no catalogue found, and catalog_default_dir said where it looked */
 	return sbuf_detach(&sb);
 }
 

@@ -29,7 +29,8 @@ struct lesson {
 	size_t nsteps;
 };
 
-/* The lessons directory: XSC_LESSONS, else DATA/../docs/lessons. Caller frees. */
+/* The lessons directory: XSC_LESSONS, else DATA/../docs/lessons; NULL when neither is
+ * known (data_dir NULL). Caller frees. */
 char *lesson_dir(const char *data_dir);
 /* The NN-*.md files of dir in order (heap strings, full paths); -1 (reported) when none. */
 int lesson_files(const char *dir, char ***paths, size_t *n);
