@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/diag.h"
 #include "base/sig.h"
 #include "base/banned.h"
 
@@ -97,19 +98,10 @@ size_t levenshtein(const char *a, const char *b, size_t max)
 	return row[lb];
 }
 
-int read_file_max(const char *path, size_t max, char **out, size_t *len)
+/* Reads the open file fd (described by st) whole, at most max bytes, and closes it. */
+static int read_fd_max(int fd, const struct stat *st, size_t max, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	size_t cap = st.st_size > 0 && (size_t)st.st_size < max ? (size_t)st.st_size + 1 : 4096, n = 0;
+	size_t cap = st->st_size > 0 && (size_t)st->st_size < max ? (size_t)st->st_size + 1 : 4096, n = 0;
 	char *buf = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
@@ -147,6 +139,84 @@ fail:;
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+int read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return read_fd_max(fd, &st, max, out, len);
+}
+
+/* Why st (of what) is not the user's own, or NULL when it is. */
+static const char *not_own(const struct stat *st, char *why, size_t n)
+{
+	if (st->st_uid != geteuid())
+		snprintf(why, n, "owned by uid %u, not by you (uid %u)", (unsigned)st->st_uid, (unsigned)geteuid());
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, n, "writable by %s (mode %04o)", st->st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
+/* The directory part of path, checked: NULL when it is the user's own, else why not. */
+static const char *cache_dir_unsafe(const char *path, char *why, size_t n)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	const char *r = NULL;
+	if (slash)
+		*slash = '\0';
+	if (slash && slash != dir && stat(dir, &st) < 0)
+		r = strerror(errno);
+	else if (slash && slash != dir)
+		r = S_ISDIR(st.st_mode) ? not_own(&st, why, n) : "not a directory";
+	free(dir);
+	return r;
+}
+
+int safe_cache_read(const char *path, size_t max, char **out, size_t *len)
+{
+	char why[96];
+	const char *bad = cache_dir_unsafe(path, why, sizeof(why));
+	struct stat st;
+	if (bad) {
+		if (access(path, F_OK) == 0)
+			warning("ignoring the cache '%s': its directory is %s", path, bad);
+		return -1;
+	}
+	/* no symbolic link, and no FIFO to hang on: only a regular file is a cache */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			warning("ignoring the cache '%s': %s", path, errno == ELOOP ? "a symbolic link" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (bad = not_own(&st, why, sizeof(why)))) {
+		warning("ignoring the cache '%s': %s", path, bad ? bad : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	return read_fd_max(fd, &st, max, out, len) < 0 ? -1 : 0;
+}
+
+int safe_cache_write(const char *path, const void *data, size_t len)
+{
+	char why[96];
+	mkdir_parents(path);
+	if (cache_dir_unsafe(path, why, sizeof(why)))
+		return -1; /* cache_read warned already, or will */
+	return write_file_atomic(path, data, len);
 }
 
 static int write_all(int fd, const void *data, size_t len)

@@ -61,6 +61,14 @@ size_t levenshtein(const char *a, const char *b, size_t max); /* max + 1 if fart
 /* Read a whole file into a NUL-terminated heap buffer; refuses files larger than max.
  * Returns 0, or -1 with errno set (EFBIG when too large). Caller frees *out. */
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
+/* Caches are believed only when they are the user's own, as git's safe.directory: the file
+ * and the directory holding it owned by the effective uid and writable by no one else, the
+ * file a regular one (no symbolic link, no FIFO). cache_read returns 0 with the file read
+ * whole (at most max bytes), or -1: silently when there is none, after a warning naming the
+ * owner or mode when it is not safe. cache_write writes atomically, only into a safe
+ * directory (created 0700 when missing). */
+int safe_cache_read(const char *path, size_t max, char **out, size_t *len);
+int safe_cache_write(const char *path, const void *data, size_t len);
 /* Write data to path atomically (temporary file in the same directory, then rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Create path (it must not exist) holding data, without syncing: for scratch files in a

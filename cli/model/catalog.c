@@ -139,89 +139,159 @@ const char *arg_role_name(enum arg_role r)
 	return names[r];
 }
 
-/* Moves every pointer of c by delta; each must land inside [lo, hi) (or be NULL). */
+/* Moves every pointer of c by delta and checks, before anything reads through it, that it
+ * points where a pointer of its kind may: an array of n elements wholly inside [lo, hi) and
+ * aligned for its type, a string whose NUL is inside, a reference to an element of the
+ * catalogue's own arrays. Enumerations and booleans must hold one of their values. A cache
+ * is data from a file: nothing in it is believed before it is checked. */
 struct reloc_ctx {
 	ptrdiff_t delta;
 	const unsigned char *lo, *hi;
 	bool bad;
 };
 
-static void *mv(struct reloc_ctx *r, const void *p)
+static const void *mv(struct reloc_ctx *r, const void *p)
 {
-	if (!p)
+	if (!p || r->bad)
 		return NULL;
-	const unsigned char *q = (const unsigned char *)p + r->delta;
-	if (q < r->lo || q >= r->hi) {
+	uintptr_t q = (uintptr_t)p + (uintptr_t)r->delta; /* unsigned: wraps instead of overflowing */
+	if (q < (uintptr_t)r->lo || q >= (uintptr_t)r->hi) {
 		r->bad = true;
 		return NULL;
 	}
-	return (void *)q;
+	return (const void *)q;
 }
 
-#define MV(r, p) ((p) = mv((r), (p)))
-#define MV_STRS(r, arr, n)                          \
-	do {                                        \
-		MV(r, arr);                         \
-		for (size_t k_ = 0; (arr) && k_ < (n); k_++) \
-			MV(r, (arr)[k_]);           \
+/* An array of n elements of size elem and alignment al; NULL only when n is 0. */
+static void *mv_arr(struct reloc_ctx *r, const void *p, size_t n, size_t elem, size_t al)
+{
+	const unsigned char *q = mv(r, p);
+	if (!q) {
+		r->bad |= n > 0;
+		return NULL;
+	}
+	if ((uintptr_t)q % al || n > (size_t)(r->hi - q) / elem)
+		r->bad = true;
+	return r->bad ? NULL : (void *)q;
+}
+
+static const char *mv_str(struct reloc_ctx *r, const char *p)
+{
+	const char *q = mv(r, p);
+	if (q && !memchr(q, 0, (size_t)(r->hi - (const unsigned char *)q)))
+		r->bad = true;
+	return r->bad ? NULL : q;
+}
+
+/* A reference to an element of arr[0..n) (elements of size elem), or NULL. */
+static const void *mv_ref(struct reloc_ctx *r, const void *p, const void *arr, size_t n, size_t elem)
+{
+	const unsigned char *q = mv(r, p), *a = arr;
+	if (q && (!a || q < a || (size_t)(q - a) % elem || (size_t)(q - a) / elem >= n))
+		r->bad = true;
+	return r->bad ? NULL : q;
+}
+
+static void check_bool(struct reloc_ctx *r, const bool *b)
+{
+	unsigned char v;
+	memcpy(&v, b, 1);
+	r->bad |= v > 1;
+}
+
+#define MV_ARR(r, p, n) ((p) = mv_arr((r), (p), (n), sizeof(*(p)), _Alignof(__typeof__(*(p)))))
+#define MV_STR(r, p) ((p) = mv_str((r), (p)))
+#define MV_REF(r, p, arr, n) ((p) = mv_ref((r), (p), (arr), (n), sizeof(*(arr))))
+#define MV_STRS(r, arr, n)                                         \
+	do {                                                       \
+		MV_ARR(r, arr, n);                                 \
+		for (size_t k_ = 0; (arr) && k_ < (n); k_++) {     \
+			MV_STR(r, (arr)[k_]);                      \
+			(r)->bad |= !(arr)[k_];                    \
+		}                                                  \
 	} while (0)
+#define ENUM_OK(r, v, last) ((r)->bad |= (unsigned)(v) > (unsigned)(last))
+
+static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
+{
+	MV_STR(r, fs->name), MV_STR(r, fs->prefix), MV_STR(r, fs->header), MV_STR(r, fs->doc), MV_STR(r, fs->file);
+	ENUM_OK(r, fs->kind, FS_ENUM);
+	MV_ARR(r, fs->flags, fs->nflags);
+	for (size_t k = 0; fs->flags && k < fs->nflags && !r->bad; k++) {
+		struct flag *f = &fs->flags[k];
+		MV_STR(r, f->name), MV_STR(r, f->doc);
+		check_bool(r, &f->mask);
+		MV_STRS(r, f->companions, f->ncompanions);
+	}
+}
+
+static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
+{
+	MV_STR(r, st->name), MV_STR(r, st->header), MV_STR(r, st->doc), MV_STR(r, st->file);
+	MV_STR(r, st->direction);
+	check_bool(r, &st->packed);
+	MV_ARR(r, st->fields, st->nfields), MV_ARR(r, st->versions, st->nversions);
+	MV_REF(r, st->size_field, st->fields, st->nfields);
+	for (size_t k = 0; st->fields && k < st->nfields && !r->bad; k++) {
+		struct field *f = &st->fields[k];
+		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->zero), MV_STR(r, f->type_text);
+		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
+		MV_STRS(r, f->aliases, f->naliases);
+		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_FD);
+		check_bool(r, &f->reserved), check_bool(r, &f->string);
+	}
+	for (size_t k = 0; st->versions && k < st->nversions; k++)
+		MV_STR(r, st->versions[k].name);
+}
+
+static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, struct syscall *sc)
+{
+	MV_ARR(r, sc->args, sc->nargs), MV_ARR(r, sc->errors, sc->nerrors), MV_ARR(r, sc->lineage, sc->nlineage);
+	for (size_t k = 0; sc->args && k < sc->nargs && !r->bad; k++) {
+		struct sarg *a = &sc->args[k];
+		MV_STR(r, a->name), MV_STR(r, a->type), MV_STR(r, a->def), MV_STR(r, a->doc);
+		MV_REF(r, a->st, c->structs, c->nstructs), MV_REF(r, a->flagset, c->flagsets, c->nflagsets);
+		ENUM_OK(r, a->role, AR_CMD);
+	}
+	for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
+		MV_STR(r, sc->errors[k].errno_name), MV_STR(r, sc->errors[k].meaning);
+	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
+		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);
+	MV_STRS(r, sc->notes, sc->nnotes);
+	MV_STRS(r, sc->links, sc->nlinks);
+	MV_STRS(r, sc->features, sc->nfeatures);
+	MV_STRS(r, sc->probe_set, sc->nprobe_set);
+	MV_STRS(r, sc->probe_args, sc->nprobe_args);
+	MV_STRS(r, sc->probe_skip, sc->nprobe_skip);
+	MV_STRS(r, sc->probe_refuses, sc->nprobe_refuses);
+}
+
+static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct syscall *sc)
+{
+	MV_STR(r, sc->name), MV_STR(r, sc->header), MV_STR(r, sc->prototype), MV_STR(r, sc->summary), MV_STR(r, sc->file);
+	MV_STR(r, sc->ioctl_fd), MV_STR(r, sc->size_name);
+	MV_STR(r, sc->kind), MV_STR(r, sc->safety), MV_STR(r, sc->ioctl_dir);
+	MV_REF(r, sc->st, c->structs, c->nstructs);
+	MV_STR(r, sc->rules.zero), MV_STR(r, sc->rules.below_ver0), MV_STR(r, sc->rules.tail);
+	MV_STR(r, sc->rules.writeback), MV_STR(r, sc->rules.check_order), MV_STR(r, sc->rules.cap_errno);
+	MV_STRS(r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
+	MV_STR(r, sc->probe_note);
+	ENUM_OK(r, sc->size_where, SW_NONE);
+	check_bool(r, &sc->is_ioctl), check_bool(r, &sc->has_rules), check_bool(r, &sc->designed);
+	reloc_syscall_lists(r, c, sc);
+}
 
 int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t len)
 {
 	struct reloc_ctx r = { delta, lo, (const unsigned char *)lo + len, false };
-	MV(&r, c->flagsets);
-	MV(&r, c->structs);
-	MV(&r, c->syscalls);
-	if (r.bad)
-		return -1;
-	for (size_t i = 0; i < c->nflagsets && !r.bad; i++) {
-		struct flagset *fs = &c->flagsets[i];
-		MV(&r, fs->name), MV(&r, fs->prefix), MV(&r, fs->header), MV(&r, fs->doc), MV(&r, fs->file);
-		MV(&r, fs->flags);
-		for (size_t k = 0; fs->flags && k < fs->nflags && !r.bad; k++) {
-			struct flag *f = &fs->flags[k];
-			MV(&r, f->name), MV(&r, f->doc);
-			MV_STRS(&r, f->companions, f->ncompanions);
-		}
-	}
-	for (size_t i = 0; i < c->nstructs && !r.bad; i++) {
-		struct cstruct *st = &c->structs[i];
-		MV(&r, st->name), MV(&r, st->header), MV(&r, st->doc), MV(&r, st->file);
-		MV(&r, st->fields), MV(&r, st->versions), MV(&r, st->size_field);
-		MV(&r, st->direction);
-		for (size_t k = 0; st->fields && k < st->nfields && !r.bad; k++) {
-			struct field *f = &st->fields[k];
-			MV(&r, f->name), MV(&r, f->doc), MV(&r, f->zero), MV(&r, f->type_text), MV(&r, f->flagset);
-			MV_STRS(&r, f->aliases, f->naliases);
-		}
-		for (size_t k = 0; st->versions && k < st->nversions; k++)
-			MV(&r, st->versions[k].name);
-	}
-	for (size_t i = 0; i < c->nsyscalls && !r.bad; i++) {
-		struct syscall *sc = &c->syscalls[i];
-		MV(&r, sc->name), MV(&r, sc->header), MV(&r, sc->prototype), MV(&r, sc->summary), MV(&r, sc->file);
-		MV(&r, sc->ioctl_fd), MV(&r, sc->st), MV(&r, sc->size_name);
-		MV(&r, sc->kind), MV(&r, sc->safety), MV(&r, sc->ioctl_dir);
-		MV(&r, sc->rules.zero), MV(&r, sc->rules.below_ver0), MV(&r, sc->rules.tail);
-		MV(&r, sc->rules.writeback), MV(&r, sc->rules.check_order), MV(&r, sc->rules.cap_errno);
-		MV_STRS(&r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
-		MV(&r, sc->args), MV(&r, sc->errors), MV(&r, sc->lineage);
-		for (size_t k = 0; sc->args && k < sc->nargs; k++) {
-			struct sarg *a = &sc->args[k];
-			MV(&r, a->name), MV(&r, a->type), MV(&r, a->def), MV(&r, a->doc), MV(&r, a->st), MV(&r, a->flagset);
-		}
-		for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
-			MV(&r, sc->errors[k].errno_name), MV(&r, sc->errors[k].meaning);
-		for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
-			MV(&r, sc->lineage[k].name), MV(&r, sc->lineage[k].why);
-		MV_STRS(&r, sc->notes, sc->nnotes);
-		MV_STRS(&r, sc->links, sc->nlinks);
-		MV_STRS(&r, sc->features, sc->nfeatures);
-		MV_STRS(&r, sc->probe_set, sc->nprobe_set);
-		MV_STRS(&r, sc->probe_args, sc->nprobe_args);
-		MV_STRS(&r, sc->probe_skip, sc->nprobe_skip);
-		MV_STRS(&r, sc->probe_refuses, sc->nprobe_refuses);
-		MV(&r, sc->probe_note);
-	}
+	MV_ARR(&r, c->flagsets, c->nflagsets);
+	MV_ARR(&r, c->structs, c->nstructs);
+	MV_ARR(&r, c->syscalls, c->nsyscalls);
+	for (size_t i = 0; i < c->nflagsets && !r.bad; i++)
+		reloc_flagset(&r, &c->flagsets[i]);
+	for (size_t i = 0; i < c->nstructs && !r.bad; i++)
+		reloc_struct(&r, c, &c->structs[i]);
+	for (size_t i = 0; i < c->nsyscalls && !r.bad; i++)
+		reloc_syscall(&r, c, &c->syscalls[i]);
 	return r.bad ? -1 : 0;
 }

@@ -154,7 +154,9 @@ const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
 
-/* Moves every pointer in c by delta after its arena was copied elsewhere; each must land
- * inside [lo, lo + len). Returns -1 (c unusable) when one does not. */
+/* Moves every pointer in c by delta after its arena was copied elsewhere, checking each
+ * before it is followed: arrays (with their counts), strings (NUL-terminated) and references
+ * (to elements of c's own arrays) must lie inside [lo, lo + len); enumerations and booleans
+ * must hold valid values. Returns -1 (c unusable) at the first that does not. */
 int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t len);
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/diag.h"
@@ -1224,12 +1225,241 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* ---- a loaded catalogue checked again: what a cache holds must be what the loader makes ----
+ * The loader checks the JSON as it reads it; a catalogue mapped back from a cache skips the
+ * JSON, so these checks hold it to the same rules (the layout, versions, references, names,
+ * enumerations, feature bits). A unit test runs them on every fresh load too. */
+
+#define CHECK(cond, ...)                                  \
+	do {                                              \
+		if (!(cond)) {                            \
+			sbuf_addf(why, __VA_ARGS__);      \
+			return -1;                        \
+		}                                         \
+	} while (0)
+
+static bool one_of(const char *s, const char *const *choices)
+{
+	for (size_t i = 0; s && choices[i]; i++)
+		if (!strcmp(s, choices[i]))
+			return true;
+	return false;
+}
+
+static bool errno_ok(const char *s, bool allow_ok)
+{
+	return !s || (allow_ok && (!strcmp(s, "ok") || !strcmp(s, "ver0"))) || errno_from_name(s) > 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorts names (n of them) and says whether no two are equal: n log n, not n squared. */
+static bool sorted_unique(const char **names, size_t n)
+{
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(names[i - 1], names[i]))
+			return false;
+	return true;
+}
+
+/* The name member of each of n elements of size elem at arr, sorted; unique or not. */
+static bool unique_members(const void *arr, size_t n, size_t elem, size_t name_off, const char ***sorted)
+{
+	const char **v = xmalloc((n + 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		memcpy(&v[i], (const char *)arr + i * elem + name_off, sizeof(*v));
+	bool ok = sorted_unique(v, n);
+	if (sorted)
+		*sorted = v;
+	else
+		free(v);
+	return ok;
+}
+#define UNIQUE_NAMES(arr, n, sorted) unique_members((arr), (n), sizeof(*(arr)), offsetof(__typeof__(*(arr)), name), (sorted))
+
+static int check_flagset(const struct flagset *fs, struct sbuf *why)
+{
+	CHECK(fs->name && fs->header && fs->doc && fs->file, "a flag set lacks a name, header or doc");
+	for (size_t i = 0; i < fs->nflags; i++) {
+		const struct flag *f = &fs->flags[i];
+		CHECK(f->name, "flag set '%s': a flag has no name", fs->name);
+		CHECK(fs->kind != FS_BITS || f->value || f->mask, "flag '%s' is 0 in a bit set", f->name);
+	}
+	CHECK(UNIQUE_NAMES(fs->flags, fs->nflags, NULL), "a duplicate flag in '%s'", fs->name);
+	return 0;
+}
+
+/* No field is named twice, by name or alias (a field may repeat its own name as an alias). */
+static bool fields_unique(const struct cstruct *st)
+{
+	const char **names;
+	bool ok = UNIQUE_NAMES(st->fields, st->nfields, &names);
+	for (size_t i = 0; ok && i < st->nfields; i++)
+		for (size_t k = 0; ok && k < st->fields[i].naliases; k++) {
+			const char *a = st->fields[i].aliases[k];
+			ok = strcmp(a, st->fields[i].name) == 0 || !bsearch(&a, names, st->nfields, sizeof(*names), cmp_name);
+		}
+	free(names);
+	return ok;
+}
+
+static int check_fields(const struct cstruct *st, unsigned *end, unsigned *natural, struct sbuf *why)
+{
+	*end = 0;
+	*natural = 1;
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		struct field t;
+		CHECK(f->name && f->type_text && parse_ftype(f->type_text, &t), "struct '%s': a field's name or type", st->name);
+		CHECK(t.type == f->type && t.elem_size == f->elem_size && t.count == f->count && t.size == f->size,
+		      "field '%s': the type does not match '%s'", f->name, f->type_text);
+		unsigned align = st->packed ? 1 : f->elem_size;
+		CHECK(f->offset <= 1u << 20, "field '%s': offset %u", f->name, f->offset); /* as the loader: no wrap */
+		CHECK(f->offset == *end && f->offset % align == 0, "field '%s' at %u: not where the previous one ends (%u)",
+		      f->name, f->offset, *end);
+		CHECK(!f->string || f->format == FF_PTR, "field '%s': a string shown as a number", f->name);
+		*natural = align > *natural ? align : *natural;
+		*end = f->offset + f->size;
+	}
+	return 0;
+}
+
+static int check_versions(const struct cstruct *st, struct sbuf *why)
+{
+	for (size_t i = 0; i < st->nversions; i++) {
+		const struct sversion *v = &st->versions[i];
+		bool boundary = v->size == st->size;
+		for (size_t k = 0; k < st->nfields; k++)
+			boundary |= st->fields[k].offset + st->fields[k].size == v->size;
+		CHECK(v->size && v->size <= st->size && boundary, "struct '%s': size version %u", st->name, v->size);
+		CHECK(!i || (v->size > st->versions[i - 1].size && v->since >= st->versions[i - 1].since),
+		      "struct '%s': size versions out of order", st->name);
+	}
+	for (size_t i = 0; st->nversions && i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		const struct sversion *cover = NULL;
+		for (size_t k = 0; k < st->nversions && !cover; k++)
+			if (st->versions[k].size >= f->offset + f->size)
+				cover = &st->versions[k];
+		CHECK(cover ? f->since >= cover->since && f->zero : f->reserved, "field '%s' and the size versions", f->name);
+	}
+	return 0;
+}
+
+static int check_struct(const struct cstruct *st, struct sbuf *why)
+{
+	unsigned end, natural;
+	CHECK(st->name && st->header && st->doc && st->file && one_of(st->direction, directions) && st->nfields,
+	      "a struct lacks a name, header, doc, direction or fields");
+	if (check_fields(st, &end, &natural, why) < 0)
+		return -1;
+	CHECK(fields_unique(st), "a field of struct '%s' is named twice", st->name);
+	CHECK(st->align && st->align <= 4096 && !(st->align & (st->align - 1)) && st->align >= natural &&
+		      st->size == (end + st->align - 1) / st->align * st->align,
+	      "struct '%s': size %u, alignment %u", st->name, st->size, st->align);
+	return check_versions(st, why);
+}
+
+static int check_features(const struct syscall *sc, struct sbuf *why)
+{
+	for (size_t i = 0; i < sc->nfeatures; i++) {
+		const char *f = sc->features[i], *colon = strchr(f, ':');
+		bool ok = !strcmp(f, "available") ? i == 0 : colon != NULL;
+		if (ok && colon && !strncmp(f, "size:", 5)) {
+			ok = false;
+			for (size_t k = 0; sc->st && k < sc->st->nversions; k++)
+				ok |= (unsigned)atoi(f + 5) == sc->st->versions[k].size;
+		} else if (ok && colon && strncmp(f, "query:", 6)) {
+			ok = feature_known(sc, f, (size_t)(colon - f), colon + 1) == 2;
+		}
+		CHECK(ok, "%s: feature '%s'", sc->name, f);
+	}
+	const char **v = xmalloc((sc->nfeatures + 1) * sizeof(*v));
+	if (sc->nfeatures)
+		memcpy(v, sc->features, sc->nfeatures * sizeof(*v));
+	bool unique = sorted_unique(v, sc->nfeatures);
+	free(v);
+	CHECK(unique, "%s: a feature named twice", sc->name);
+	for (size_t i = 0; i < sc->nprobe_refuses; i++) {
+		const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
+		CHECK(colon && feature_known(sc, f, (size_t)(colon - f), colon + 1) == 2, "%s: refuses '%s'", sc->name, f);
+	}
+	return 0;
+}
+
+static int check_size(const struct syscall *sc, struct sbuf *why)
+{
+	bool named = sc->size_where == SW_ARG || sc->size_where == SW_FIELD || sc->size_where == SW_POINTER, found = false;
+	CHECK(!named || sc->size_name, "%s: the size has no name", sc->name);
+	CHECK(sc->size_bits == 32 || sc->size_bits == 64, "%s: size bits %u", sc->name, sc->size_bits);
+	if (sc->size_where == SW_FIELD)
+		found = sc->st && sc->st->size_field && sc->st->size_field == cstruct_find_field(sc->st, sc->size_name);
+	for (size_t i = 0; (sc->size_where == SW_ARG || sc->size_where == SW_POINTER) && i < sc->nargs; i++)
+		found |= !strcmp(sc->args[i].name, sc->size_name);
+	CHECK(!named || found, "%s: the size '%s' is not there", sc->name, sc->size_name);
+	const struct size_rules *r = &sc->rules;
+	CHECK(errno_ok(r->zero, true) && errno_ok(r->below_ver0, true) && errno_ok(r->cap_errno, false) &&
+		      (!r->tail || one_of(r->tail, tails)) && (!r->writeback || one_of(r->writeback, writebacks)) &&
+		      r->min <= 1u << 20 && r->cap <= 1u << 30,
+	      "%s: the size rules", sc->name);
+	return 0;
+}
+
+static int check_syscall(const struct syscall *sc, struct sbuf *why)
+{
+	CHECK(sc->name && sc->header && sc->prototype && sc->summary && sc->file && one_of(sc->kind, kinds) &&
+		      one_of(sc->safety, safeties),
+	      "a syscall lacks a name, kind, header, prototype, summary or safety");
+	CHECK(sc->nr_x86_64 >= -1 && sc->nr_x86_64 < 4096 && sc->nr_aarch64 >= -1 && sc->nr_aarch64 < 4096,
+	      "%s: a syscall number out of range", sc->name);
+	CHECK(!sc->is_ioctl || (sc->ioctl_fd && one_of(sc->ioctl_dir, ioctl_dirs) && sc->ioctl_type < 256 && sc->ioctl_nr < 256),
+	      "%s: the ioctl", sc->name);
+	CHECK(sc->st || (strcmp(sc->kind, "extensible") && strcmp(sc->kind, "multiplexer")), "%s needs a struct", sc->name);
+	for (size_t i = 0; i < sc->nargs; i++)
+		CHECK(sc->args[i].name && sc->args[i].type, "%s: an argument lacks a name or type", sc->name);
+	CHECK(UNIQUE_NAMES(sc->args, sc->nargs, NULL), "%s: an argument named twice", sc->name);
+	for (size_t i = 0; i < sc->nerrors; i++)
+		CHECK(sc->errors[i].errno_name && sc->errors[i].meaning && errno_ok(sc->errors[i].errno_name, false),
+		      "%s: an error", sc->name);
+	for (size_t i = 0; i < sc->nlineage; i++)
+		CHECK(sc->lineage[i].name && sc->lineage[i].why, "%s: a lineage entry", sc->name);
+	if (check_size(sc, why) < 0)
+		return -1;
+	return check_features(sc, why);
+}
+
+int catalog_check(const struct catalog *c, struct sbuf *why)
+{
+	for (size_t i = 0; i < c->nflagsets; i++)
+		if (check_flagset(&c->flagsets[i], why) < 0)
+			return -1;
+	for (size_t i = 0; i < c->nstructs; i++)
+		if (check_struct(&c->structs[i], why) < 0)
+			return -1;
+	for (size_t i = 0; i < c->nsyscalls; i++)
+		if (check_syscall(&c->syscalls[i], why) < 0)
+			return -1;
+	CHECK(UNIQUE_NAMES(c->flagsets, c->nflagsets, NULL), "a flag set named twice");
+	CHECK(UNIQUE_NAMES(c->structs, c->nstructs, NULL), "a struct named twice");
+	CHECK(UNIQUE_NAMES(c->syscalls, c->nsyscalls, NULL), "a syscall named twice");
+	return 0;
+}
+
 /* ---- the cache: a parsed catalogue saved as its arena plus a relocation ----
  * Parsing ~200 KB of JSON takes milliseconds; mapping the saved arena back takes
  * microseconds. The key covers the layout of the types, the binary, the directory and every
- * file's identity, so any edit (or another build) parses afresh. */
+ * file's identity, so any edit (or another build) parses afresh. A cache is believed only
+ * when it is the user's own (cache_read); the checksum covers the header and the arena; and
+ * what it holds is relocated with every count, offset and reference checked against the
+ * file's length (catalog_relocate), then held to the loader's rules (catalog_check), so a
+ * damaged or forged cache is refused instead of followed. */
 
-#define CACHE_MAGIC "XSCCAT1"
+#define CACHE_MAGIC "XSCCAT2"
 
 struct cache_header {
 	char magic[8];
@@ -1257,6 +1487,14 @@ static uint64_t checksum(uint64_t h, const void *p, size_t n)
 		h ^= h >> 29;
 	}
 	return fnv(h, b + i, n - i);
+}
+
+/* The checksum of a whole cache file: header (its checksum field as zero) and arena. */
+static uint64_t cache_checksum(const struct cache_header *h, const void *body)
+{
+	struct cache_header z = *h;
+	z.checksum = 0;
+	return checksum(checksum(h->key, &z, sizeof(z)), body, (size_t)h->used);
 }
 
 static uint64_t fnv_stat(uint64_t h, const struct stat *st)
@@ -1291,7 +1529,7 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 5 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 6 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)
@@ -1304,52 +1542,93 @@ static uint64_t cache_key(char **paths, size_t n)
 	return h;
 }
 
-static struct catalog *cache_load(const char *path, uint64_t key)
+/* The catalogue in a cache file's bytes, or NULL (with why, when it is not merely stale). */
+struct catalog *catalog_from_cache(const void *buf, size_t len, uint64_t key, struct sbuf *why)
 {
-	char *buf;
-	size_t len;
-	if (!path || read_file_max(path, ARENA_RESERVE, &buf, &len) < 0)
-		return NULL;
-	struct catalog *c = NULL;
 	struct cache_header h;
 	if (len < sizeof(h))
-		goto out;
+		return NULL; /* not even a header: an interrupted write, say */
 	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, CACHE_MAGIC, 8) || h.key != key || h.used != len - sizeof(h) ||
-	    h.checksum != checksum(key, buf + sizeof(h), (size_t)h.used))
-		goto out;
-	c = xcalloc(1, sizeof(*c));
+	if (memcmp(h.magic, CACHE_MAGIC, 8) || h.key != key)
+		return NULL; /* another format, build or catalogue: stale, not wrong */
+	if (h.used != len - sizeof(h) || h.used > ARENA_RESERVE || h.used % 16) {
+		sbuf_addf(why, "its length does not match its header");
+		return NULL;
+	}
+	if (h.checksum != cache_checksum(&h, (const char *)buf + sizeof(h))) {
+		sbuf_addf(why, "its checksum does not match");
+		return NULL;
+	}
+	struct catalog *c = xcalloc(1, sizeof(*c));
 	*c = h.cat;
 	memset(&c->arena, 0, sizeof(c->arena));
-	unsigned char *base = arena_alloc(&c->arena, (size_t)h.used);
-	memcpy(base, buf + sizeof(h), (size_t)h.used);
-	if (catalog_relocate(c, (ptrdiff_t)((uintptr_t)base - (uintptr_t)h.old_base), base, (size_t)h.used) < 0) {
-		catalog_free(c);
-		c = NULL;
-	}
-out:
-	free(buf);
-	return c;
+	c->dir = NULL;
+	unsigned char *base = h.used ? arena_alloc(&c->arena, (size_t)h.used) : NULL;
+	if (base)
+		memcpy(base, (const char *)buf + sizeof(h), (size_t)h.used);
+	c->arena.used = (size_t)h.used;
+	if (!base || catalog_relocate(c, (ptrdiff_t)((uintptr_t)base - (uintptr_t)h.old_base), base, (size_t)h.used) < 0)
+		sbuf_addf(why, "a count, offset or reference in it points outside it");
+	else if (catalog_check(c, why) == 0)
+		return c;
+	catalog_free(c);
+	return NULL;
 }
 
-static void cache_save(const char *path, uint64_t key, const struct catalog *c)
+/* The bytes of a cache file for c (the caller frees *out). */
+void catalog_to_cache(const struct catalog *c, uint64_t key, void **out, size_t *len)
 {
-	if (!path)
-		return;
-	mkdir_parents(path);
 	struct cache_header h;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CACHE_MAGIC, 8);
 	h.key = key;
 	h.used = c->arena.used;
 	h.old_base = (uint64_t)(uintptr_t)c->arena.base;
-	h.checksum = checksum(key, c->arena.base, c->arena.used);
 	h.cat = *c;
-	size_t total = sizeof(h) + c->arena.used;
-	unsigned char *out = xmalloc(total);
-	memcpy(out, &h, sizeof(h));
-	memcpy(out + sizeof(h), c->arena.base, c->arena.used);
-	write_file_atomic(path, out, total); /* best effort: no cache just means parsing */
+	memset(&h.cat.arena, 0, sizeof(h.cat.arena));
+	h.cat.dir = NULL;
+	h.checksum = cache_checksum(&h, c->arena.base);
+	*len = sizeof(h) + c->arena.used;
+	*out = xmalloc(*len);
+	memcpy(*out, &h, sizeof(h));
+	memcpy((char *)*out + sizeof(h), c->arena.base, c->arena.used);
+}
+
+void catalog_cache_reseal(void *buf, size_t len)
+{
+	struct cache_header h;
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, buf, sizeof(h));
+	if (h.used > len - sizeof(h))
+		h.used = len - sizeof(h);
+	uint64_t sum = cache_checksum(&h, (const char *)buf + sizeof(h));
+	memcpy((char *)buf + offsetof(struct cache_header, checksum), &sum, sizeof(sum));
+}
+
+static struct catalog *cache_load(const char *path, uint64_t key)
+{
+	char *buf;
+	size_t len;
+	if (!path || safe_cache_read(path, ARENA_RESERVE, &buf, &len) < 0)
+		return NULL;
+	struct sbuf why = SBUF_INIT;
+	struct catalog *c = catalog_from_cache(buf, len, key, &why);
+	if (why.len)
+		warning("ignoring the catalogue cache '%s': %s", path, why.buf);
+	sbuf_release(&why);
+	free(buf);
+	return c;
+}
+
+static void cache_save(const char *path, uint64_t key, const struct catalog *c)
+{
+	void *out;
+	size_t total;
+	if (!path)
+		return;
+	catalog_to_cache(c, key, &out, &total);
+	safe_cache_write(path, out, total); /* best effort: no cache just means parsing */
 	free(out);
 }
 

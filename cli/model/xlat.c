@@ -44,8 +44,9 @@ int errno_from_name(const char *name)
 		return EAGAIN;
 	if (!strcmp(name, "ENOTSUP"))
 		return EOPNOTSUPP;
+	/* the first two bytes first: a catalogue check looks up a thousand names */
 	for (size_t i = 0; i < ARRAY_SIZE(errnos); i++)
-		if (!strcmp(errnos[i].name, name))
+		if (errnos[i].name[0] == name[0] && errnos[i].name[1] == name[1] && !strcmp(errnos[i].name, name))
 			return errnos[i].e;
 	return -1;
 }

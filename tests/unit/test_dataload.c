@@ -3,6 +3,7 @@
 #include "tap.h"
 #include "model/dataload.h"
 #include "model/kver.h"
+#include "base/sbuf.h"
 
 static struct catalog *load1(const char *text)
 {
@@ -15,6 +16,245 @@ static struct catalog *load1(const char *text)
 #define STRUCT(fields, versions) \
 	"{\"structs\": [{\"name\": \"s\", \"header\": \"h\", \"doc\": \"d\", \"fields\": [" fields "], \"versions\": [" versions "]}]}"
 #define F(name, type, off, since) "{\"name\": \"" name "\", \"type\": \"" type "\", \"offset\": " #off ", \"since\": \"" since "\", \"zero\": \"z\"}"
+
+/* ---- the cache: what comes back is what went in, and nothing else comes back ---- */
+
+static bool same_str(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+static const char *name_of(const char *const *p) { return p ? *p : NULL; } /* a reference's name */
+#define REFNAME(p) name_of((p) ? &(p)->name : NULL)
+
+static bool same_strs(const char **a, size_t na, const char **b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return false;
+	return true;
+}
+
+static bool same_flagset(const struct flagset *a, const struct flagset *b)
+{
+	bool same = same_str(a->name, b->name) && same_str(a->prefix, b->prefix) && same_str(a->header, b->header) &&
+		    same_str(a->doc, b->doc) && same_str(a->file, b->file) && a->kind == b->kind && a->nflags == b->nflags;
+	for (size_t i = 0; same && i < a->nflags; i++) {
+		const struct flag *f = &a->flags[i], *g = &b->flags[i];
+		same = same_str(f->name, g->name) && same_str(f->doc, g->doc) && f->value == g->value &&
+		       f->since == g->since && f->mask == g->mask &&
+		       same_strs(f->companions, f->ncompanions, g->companions, g->ncompanions);
+	}
+	return same;
+}
+
+static bool same_field(const struct field *f, const struct field *g)
+{
+	return same_str(f->name, g->name) && same_str(f->doc, g->doc) && same_str(f->zero, g->zero) &&
+	       same_str(f->type_text, g->type_text) && f->type == g->type && f->format == g->format &&
+	       f->elem_size == g->elem_size && f->count == g->count && f->offset == g->offset && f->size == g->size &&
+	       f->since == g->since && same_str(REFNAME(f->flagset), REFNAME(g->flagset)) &&
+	       same_strs(f->aliases, f->naliases, g->aliases, g->naliases) && f->reserved == g->reserved &&
+	       f->string == g->string;
+}
+
+static bool same_struct(const struct cstruct *a, const struct cstruct *b)
+{
+	bool same = same_str(a->name, b->name) && same_str(a->header, b->header) && same_str(a->doc, b->doc) &&
+		    same_str(a->file, b->file) && same_str(a->direction, b->direction) && a->packed == b->packed &&
+		    a->align == b->align && a->size == b->size && a->nfields == b->nfields &&
+		    a->nversions == b->nversions && same_str(REFNAME(a->size_field), REFNAME(b->size_field));
+	for (size_t i = 0; same && i < a->nfields; i++)
+		same = same_field(&a->fields[i], &b->fields[i]);
+	for (size_t i = 0; same && i < a->nversions; i++)
+		same = same_str(a->versions[i].name, b->versions[i].name) && a->versions[i].size == b->versions[i].size &&
+		       a->versions[i].since == b->versions[i].since;
+	return same;
+}
+
+static bool same_rules(const struct size_rules *a, const struct size_rules *b)
+{
+	return same_str(a->zero, b->zero) && same_str(a->below_ver0, b->below_ver0) && same_str(a->tail, b->tail) &&
+	       same_str(a->writeback, b->writeback) && same_str(a->check_order, b->check_order) &&
+	       same_str(a->cap_errno, b->cap_errno) &&
+	       same_strs(a->ignore_unknown, a->nignore_unknown, b->ignore_unknown, b->nignore_unknown) &&
+	       a->min == b->min && a->cap == b->cap && a->cap_since == b->cap_since;
+}
+
+static bool same_syscall(const struct syscall *a, const struct syscall *b)
+{
+	bool same = same_str(a->name, b->name) && same_str(a->kind, b->kind) && same_str(a->header, b->header) &&
+		    same_str(a->prototype, b->prototype) && same_str(a->summary, b->summary) &&
+		    same_str(a->safety, b->safety) && same_str(a->file, b->file) && a->nr_x86_64 == b->nr_x86_64 &&
+		    a->nr_aarch64 == b->nr_aarch64 && a->is_ioctl == b->is_ioctl && same_str(a->ioctl_fd, b->ioctl_fd) &&
+		    same_str(a->ioctl_dir, b->ioctl_dir) && a->ioctl_type == b->ioctl_type && a->ioctl_nr == b->ioctl_nr &&
+		    a->since == b->since && same_str(REFNAME(a->st), REFNAME(b->st)) && a->size_where == b->size_where &&
+		    same_str(a->size_name, b->size_name) && a->size_bits == b->size_bits && a->has_rules == b->has_rules &&
+		    same_rules(&a->rules, &b->rules) && a->nargs == b->nargs && a->nerrors == b->nerrors &&
+		    a->nlineage == b->nlineage && same_strs(a->notes, a->nnotes, b->notes, b->nnotes) &&
+		    same_strs(a->links, a->nlinks, b->links, b->nlinks) &&
+		    same_strs(a->features, a->nfeatures, b->features, b->nfeatures) &&
+		    same_strs(a->probe_set, a->nprobe_set, b->probe_set, b->nprobe_set) &&
+		    same_strs(a->probe_args, a->nprobe_args, b->probe_args, b->nprobe_args) &&
+		    same_strs(a->probe_skip, a->nprobe_skip, b->probe_skip, b->nprobe_skip) &&
+		    same_strs(a->probe_refuses, a->nprobe_refuses, b->probe_refuses, b->nprobe_refuses) &&
+		    same_str(a->probe_note, b->probe_note) && a->designed == b->designed;
+	for (size_t i = 0; same && i < a->nargs; i++) {
+		const struct sarg *x = &a->args[i], *y = &b->args[i];
+		same = same_str(x->name, y->name) && same_str(x->type, y->type) && same_str(x->def, y->def) &&
+		       same_str(x->doc, y->doc) && x->role == y->role && same_str(REFNAME(x->st), REFNAME(y->st)) &&
+		       same_str(REFNAME(x->flagset), REFNAME(y->flagset));
+	}
+	for (size_t i = 0; same && i < a->nerrors; i++)
+		same = same_str(a->errors[i].errno_name, b->errors[i].errno_name) &&
+		       same_str(a->errors[i].meaning, b->errors[i].meaning);
+	for (size_t i = 0; same && i < a->nlineage; i++)
+		same = same_str(a->lineage[i].name, b->lineage[i].name) && same_str(a->lineage[i].why, b->lineage[i].why) &&
+		       a->lineage[i].since == b->lineage[i].since;
+	return same;
+}
+
+/* Every syscall, struct, field and flag of a catalogue mapped back from its cache equals the
+ * fresh load's: the relocation list in catalog_relocate is kept by hand, and this holds it. */
+static void cache_round_trip(const struct catalog *c)
+{
+	void *buf;
+	size_t len;
+	struct sbuf why = SBUF_INIT;
+	catalog_to_cache(c, 42, &buf, &len);
+	struct catalog *d = catalog_from_cache(buf, len, 42, &why);
+	ok(d != NULL, "the cache maps back (%s)", why.buf);
+	if (d) {
+		size_t bad = 0;
+		ok(d->nsyscalls == c->nsyscalls && d->nstructs == c->nstructs && d->nflagsets == c->nflagsets,
+		   "as many syscalls, structs and flag sets");
+		for (size_t i = 0; i < c->nflagsets && d->nflagsets == c->nflagsets; i++)
+			bad += !same_flagset(&c->flagsets[i], &d->flagsets[i]);
+		for (size_t i = 0; i < c->nstructs && d->nstructs == c->nstructs; i++)
+			bad += !same_struct(&c->structs[i], &d->structs[i]);
+		for (size_t i = 0; i < c->nsyscalls && d->nsyscalls == c->nsyscalls; i++)
+			bad += !same_syscall(&c->syscalls[i], &d->syscalls[i]);
+		ok(bad == 0, "every syscall, struct, field and flag is the same (%zu differ)", bad);
+		catalog_free(d);
+	}
+	sbuf_reset(&why);
+	ok(!catalog_from_cache(buf, len, 43, &why) && !why.len, "another key: stale, silently");
+	free(buf);
+	sbuf_release(&why);
+}
+
+/* The cache bytes of c after edit(c, i) (undone afterwards): refused, and said why. */
+static bool refused(struct catalog *c, void (*edit)(struct catalog *, size_t, int), size_t i)
+{
+	void *buf;
+	size_t len;
+	struct sbuf why = SBUF_INIT;
+	edit(c, i, 1);
+	catalog_to_cache(c, 42, &buf, &len);
+	edit(c, i, -1);
+	struct catalog *d = catalog_from_cache(buf, len, 42, &why);
+	bool r = !d && why.len;
+	if (!r)
+		printf("# edit %zu was not refused\n", i);
+	catalog_free(d);
+	free(buf);
+	sbuf_release(&why);
+	return r;
+}
+
+/* Edits a forger might make, each given i (which entry) and d (+1 to make, -1 to undo). */
+static void e_nsyscalls(struct catalog *c, size_t i, int d) { (void)i; c->nsyscalls += (size_t)d; }
+static void e_nstructs(struct catalog *c, size_t i, int d) { (void)i; c->nstructs += (size_t)d; }
+static void e_nflagsets(struct catalog *c, size_t i, int d) { (void)i; c->nflagsets += (size_t)d; }
+static void e_nfields(struct catalog *c, size_t i, int d) { c->structs[i].nfields += (size_t)d; }
+static void e_nversions(struct catalog *c, size_t i, int d) { c->structs[i].nversions += (size_t)d; }
+static void e_nflags(struct catalog *c, size_t i, int d) { c->flagsets[i].nflags += (size_t)d; }
+static void e_nargs(struct catalog *c, size_t i, int d) { c->syscalls[i].nargs += (size_t)d; }
+static void e_nerrors(struct catalog *c, size_t i, int d) { c->syscalls[i].nerrors += (size_t)d; }
+static void e_nfeatures(struct catalog *c, size_t i, int d) { c->syscalls[i].nfeatures += (size_t)d; }
+static void e_huge(struct catalog *c, size_t i, int d) { c->syscalls[i].nnotes += (size_t)d << 40; }
+static void e_offset(struct catalog *c, size_t i, int d) { c->structs[i].fields[c->structs[i].nfields - 1].offset += (unsigned)d; }
+static void e_size(struct catalog *c, size_t i, int d) { c->structs[i].size += (unsigned)d * 8; }
+static void e_type(struct catalog *c, size_t i, int d) { c->structs[i].fields[0].type += (unsigned)d * 40; }
+static void e_nr(struct catalog *c, size_t i, int d) { c->syscalls[i].nr_x86_64 += d * 5000; }
+static void e_name(struct catalog *c, size_t i, int d) { c->syscalls[i].name += d * (1 << 30); }
+static void e_kind(struct catalog *c, size_t i, int d)
+{
+	static const char *saved;
+	if (d > 0)
+		saved = c->syscalls[i].kind, c->syscalls[i].kind = c->syscalls[i].summary;
+	else
+		c->syscalls[i].kind = saved;
+}
+static void e_dup(struct catalog *c, size_t i, int d)
+{
+	static const char *saved;
+	if (d > 0)
+		saved = c->syscalls[i].name, c->syscalls[i].name = c->syscalls[i ? i - 1 : 1].name;
+	else
+		c->syscalls[i].name = saved;
+}
+static void e_st(struct catalog *c, size_t i, int d)
+{
+	c->syscalls[i].st = (const struct cstruct *)((const char *)c->syscalls[i].st + d * 8);
+}
+
+static void cache_forgeries(struct catalog *c)
+{
+	static const struct { void (*edit)(struct catalog *, size_t, int); const char *what; int each; } edits[] = {
+		{ e_nsyscalls, "the syscall count + 1", 0 }, { e_nstructs, "the struct count + 1", 0 },
+		{ e_nflagsets, "the flag set count + 1", 0 }, { e_nfields, "a struct's field count + 1", 1 },
+		{ e_nversions, "a struct's version count + 1", 1 }, { e_nflags, "a flag set's flag count + 1", 2 },
+		{ e_nargs, "a syscall's argument count + 1", 3 }, { e_nerrors, "a syscall's error count + 1", 3 },
+		{ e_nfeatures, "a syscall's feature count + 1", 3 }, { e_huge, "a count of 2^40", 3 },
+		{ e_offset, "a field moved by a byte", 1 }, { e_size, "a struct 8 bytes larger", 1 },
+		{ e_type, "a field type out of range", 1 }, { e_nr, "a syscall number past 4095", 3 },
+		{ e_name, "a name pointing a GiB away", 3 }, { e_kind, "a kind that is not one", 3 },
+		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
+		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
+		size_t tried = 0, ok_n = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (edits[k].each == 4 && !c->syscalls[i].st)
+				continue;
+			tried++;
+			ok_n += refused(c, edits[k].edit, i);
+		}
+		ok(tried && ok_n == tried, "a cache with %s (checksum recomputed) is refused: %zu of %zu", edits[k].what, ok_n, tried);
+	}
+}
+
+/* Truncations and random bytes, checksum recomputed: refused or a valid catalogue, never a crash. */
+static void cache_damage(const struct catalog *c)
+{
+	void *buf;
+	size_t len, refusals = 0, cuts[] = { 0, 8, 64, 119, 120, 121, 4096 };
+	struct sbuf why = SBUF_INIT;
+	catalog_to_cache(c, 42, &buf, &len);
+	for (size_t i = 0; i < ARRAY_SIZE(cuts) + 2; i++) {
+		size_t n = i < ARRAY_SIZE(cuts) ? cuts[i] : i == ARRAY_SIZE(cuts) ? len / 2 : len - 1;
+		struct catalog *d = catalog_from_cache(buf, n, 42, &why);
+		refusals += !d;
+		catalog_free(d);
+	}
+	ok(refusals == ARRAY_SIZE(cuts) + 2, "truncated caches are refused (%zu of %zu)", refusals, ARRAY_SIZE(cuts) + 2);
+	unsigned seed = 12345, survived = 0;
+	for (int round = 0; round < 300; round++) {
+		unsigned char *copy = xmalloc(len);
+		memcpy(copy, buf, len);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			copy[(seed >> 8) % len] ^= (unsigned char)(1u << ((seed >> 4) % 8));
+		}
+		catalog_cache_reseal(copy, len);
+		struct catalog *d = catalog_from_cache(copy, len, 42, &why);
+		survived += d != NULL;
+		catalog_free(d);
+		free(copy);
+	}
+	ok(1, "300 caches with random bits flipped: no crash (%u mapped back as valid catalogues)", survived);
+	free(buf);
+	sbuf_release(&why);
+}
 
 int main(void)
 {
@@ -31,6 +271,12 @@ int main(void)
 		const struct flagset *in;
 		const struct flag *f = catalog_find_flag(cat, NULL, "RESOLVE_CACHED", &in);
 		ok(f && f->value == 0x20 && f->since == KVER(5, 12, 0), "RESOLVE_CACHED = 0x20 since 5.12");
+		struct sbuf why = SBUF_INIT;
+		ok(catalog_check(cat, &why) == 0, "a fresh load passes the checks a cache must pass (%s)", why.buf);
+		sbuf_release(&why);
+		cache_round_trip(cat);
+		cache_forgeries(cat);
+		cache_damage(cat);
 		catalog_free(cat);
 	}
 	struct catalog *good = load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 8, "5.6") "," F("c", "u32", 12, "5.6"), "{\"size\": 16, \"since\": \"5.6\"}"));
