@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <curl/curl.h>
 #include "base/diag.h"
+#include "base/sig.h"
 #include "base/util.h"
 #include "base/banned.h"
 
@@ -139,6 +140,10 @@ static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
 {
 	(void)ultotal, (void)ulnow;
 	struct xfer *x = arg;
+	if (sig_interrupted()) /* ^C: libcurl retries its own waits, so stop it here */
+		return 1;
+	if (!x->progress)
+		return 0;
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	double el = (double)(t.tv_sec - x->t0.tv_sec) + (double)(t.tv_nsec - x->t0.tv_nsec) / 1e9;
@@ -254,11 +259,9 @@ static void set_options(CURL *h, const char *url, const struct xfer *x, long tmo
 	C.easy_setopt(h, CURLOPT_USERAGENT, "xsc");
 	C.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
 	C.easy_setopt(h, CURLOPT_WRITEDATA, x);
-	if (x->progress) {
-		C.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-		C.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-		C.easy_setopt(h, CURLOPT_XFERINFODATA, x);
-	}
+	C.easy_setopt(h, CURLOPT_NOPROGRESS, 0L); /* on_progress also notices ^C */
+	C.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	C.easy_setopt(h, CURLOPT_XFERINFODATA, x);
 }
 
 /* One message for a failed transfer; shown is the URL with its credentials redacted. */
@@ -344,7 +347,7 @@ static int transfer(const char *url, const char *shown, const struct fetch_opts 
 	CURLcode rc = C.easy_perform(h);
 	if (x.drawn)
 		fprintf(stderr, "\r%*s\r", 60, "");
-	int ret = rc == CURLE_OK ? 0 : report(h, rc, shown, &x, tmo, errbuf);
+	int ret = rc == CURLE_OK ? 0 : sig_interrupted() ? sig_interrupt_err() : report(h, rc, shown, &x, tmo, errbuf);
 	C.easy_cleanup(h);
 	if (ret < 0)
 		body->len = x.base, body->buf[body->len] = '\0';

@@ -163,4 +163,22 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] || { echo "FAIL: two SIGTERMs during lint: exit $rc, not 143"; fail=1; }
 [ -z "$(ls "$XSC_SANDBOX_DIR")" ] || { echo "FAIL: two SIGTERMs during lint left $(ls "$XSC_SANDBOX_DIR")"; fail=1; }
+
+# SIGINT while a fetch waits on a server that never answers: 130 at once, not at the timeout
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); c, _ = s.accept(); time.sleep(60)' "$d/port" &
+srv=$!
+i=0
+while [ ! -s "$d/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+start lint "http://127.0.0.1:$(cat "$d/port")/x.h"
+sleep 0.5
+kill -INT "$xsc_pid"
+wait_status 130 "SIGINT during a fetch"
+wait_for '^xsc: interrupted$' "SIGINT during a fetch"
+T kill-session -t xsc
+kill $srv 2>/dev/null
+fi
 exit $fail
