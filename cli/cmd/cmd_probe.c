@@ -219,7 +219,7 @@ int cmd_probe(struct session *s, int argc, char **argv)
 		out_str(o, "kernel", run.kernel);
 		out_text(o, "Linux %s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)%s\n", run.kernel,
 			 run.nreports, run.calls, (unsigned long long)run.us,
-			 run.cached ? "; answered from this boot's cache (--no-cache probes again)" : "");
+			 run.cached ? "; answered from this boot's cache (--no-cache probes again and refreshes it)" : "");
 		out_bool(o, "cached", run.cached);
 		out_arr(o, "syscalls");
 		for (size_t i = 0; i < run.nreports; i++)

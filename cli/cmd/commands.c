@@ -100,8 +100,10 @@ const struct command commands[] = {
 	  "and the interfaces' own queries (Landlock ABI and errata, io_uring's probe, statmount's\n"
 	  "supported mask, rseq's auxv, UFFDIO_API's features). Every call runs in one sandboxed\n"
 	  "child; the report says how many calls were made and how long they took. Results are\n"
-	  "cached for this boot in $XDG_CACHE_HOME/xsc (--no-cache probes again). --format=c\n"
-	  "writes a header of #defines, --format=bitmap the words sys_features() would return.",
+	  "cached in $XDG_CACHE_HOME/xsc for this boot and these privileges (uid, capabilities,\n"
+	  "seccomp, no_new_privs), and used only while the cache is yours alone; --no-cache\n"
+	  "probes again and refreshes the cache. Formats: --format=c writes a header of\n"
+	  "#defines, --format=bitmap the words sys_features() would return.",
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "features", cmd_features, "[SYSCALL...] [--no-cache] [--json]", "the feature bitmaps as a grid",
 	  "One row per syscall, one column per feature bit ('+' supported, '.' not, '?'\n"

@@ -11,7 +11,7 @@
 #include "model/dataload.h"
 #include "base/banned.h"
 
-#define CACHE_FORMAT "xsc-probe-1"
+#define CACHE_FORMAT "xsc-probe-2"
 
 static uint64_t fnv(uint64_t h, const char *s)
 {
@@ -20,7 +20,42 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 0x100000001b3ULL;
 }
 
-/* The identity of a probe's answers: this boot, this kernel, these feature lists. */
+/* The first word after "Name:" in /proc/self/status (into out), or "?" when there is none. */
+static void status_field(const char *status, const char *name, char *out, size_t n)
+{
+	const char *p = status;
+	size_t len = strlen(name);
+	snprintf(out, n, "?");
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ':') {
+			p += len + 1;
+			p += strspn(p, " \t");
+			snprintf(out, n, "%.*s", (int)strcspn(p, " \t\n"), p);
+			return;
+		}
+}
+
+/* Who asks: a probe made with fewer privileges answers differently (EPERM where root gets
+ * EINVAL or success), so uid, effective capabilities, seccomp mode, no_new_privs and the
+ * user namespace are part of the key, and a probe made under setpriv or in a container is
+ * never served to full root. */
+static void privilege_key(struct sbuf *key)
+{
+	char *status = NULL, cap[32], sec[16], nnp[16], ns[64] = "?";
+	size_t len;
+	if (read_file_max("/proc/self/status", 1 << 16, &status, &len) < 0)
+		status = NULL;
+	status_field(status ? status : "", "CapEff", cap, sizeof(cap));
+	status_field(status ? status : "", "Seccomp", sec, sizeof(sec));
+	status_field(status ? status : "", "NoNewPrivs", nnp, sizeof(nnp));
+	free(status);
+	ssize_t n = readlink("/proc/self/ns/user", ns, sizeof(ns) - 1);
+	ns[n > 0 ? n : 1] = '\0';
+	sbuf_addf(key, " uid=%u cap=%s seccomp=%s nnp=%s %s", (unsigned)geteuid(), cap, sec, nnp, ns);
+}
+
+/* The identity of a probe's answers: this boot, this kernel, these feature lists, these
+ * privileges. */
 static void cache_key(const struct catalog *cat, const char *release, struct sbuf *key)
 {
 	char boot[64] = "";
@@ -43,9 +78,10 @@ static void cache_key(const struct catalog *cat, const char *release, struct sbu
 			h = fnv(h, sc->probe_args[k]);
 	}
 	sbuf_addf(key, "%s %s %s %016llx", CACHE_FORMAT, boot, release, (unsigned long long)h);
+	privilege_key(key);
 }
 
-static char *cache_path(bool mkdirs)
+static char *cache_path(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	struct sbuf p = SBUF_INIT;
@@ -56,8 +92,6 @@ static char *cache_path(bool mkdirs)
 	else
 		return NULL;
 	sbuf_adds(&p, "/probe.json");
-	if (mkdirs)
-		mkdir_parents(p.buf);
 	return sbuf_detach(&p);
 }
 
@@ -99,11 +133,43 @@ static const char *keep(struct probe_run *run, const char *s)
 	return s ? arena_strdup(&run->strings, s) : NULL;
 }
 
-/* Reads a cached run; returns 0, or -1 when there is none or it does not fit (silently). */
+static bool set_names(const struct flagset *fs, const char *flag)
+{
+	for (size_t k = 0; fs && flag && k < fs->nflags; k++)
+		if (!strcmp(fs->flags[k].name, flag))
+			return true;
+	return fs && !flag; /* NULL: a bit the set does not name */
+}
+
+/* Is the cached answer fa one the probe could have given for sc: a field or argument with
+ * a flag set, a flag of that set (or none, for an unknown bit), an answer that is one? */
+static bool answer_fits(const struct syscall *sc, const struct flag_answer *fa)
+{
+	bool fits = false;
+	for (size_t i = 0; sc->st && i < sc->st->nfields; i++)
+		fits |= !strcmp(sc->st->fields[i].name, fa->holder) && set_names(sc->st->fields[i].flagset, fa->name);
+	for (size_t i = 0; i < sc->nargs; i++)
+		fits |= !strcmp(sc->args[i].name, fa->holder) && set_names(sc->args[i].flagset, fa->name);
+	return fits && fa->answer >= ANS_NO && fa->answer <= ANS_INCONCLUSIVE;
+}
+
+static bool report_fits(const struct probe_report *r)
+{
+	return r->available >= ANS_NO && r->available <= ANS_INCONCLUSIVE && r->ksize >= -1 && r->ksize <= 1 << 20 &&
+	       r->ksize_bisect >= -1 && r->ksize_writeback >= -1 && r->ksize_btf >= -1;
+}
+
+/* Reads a cached run; returns 0, or -1 when there is none, it is not the user's own (with a
+ * warning), it is for another key, or it holds what no probe answers (silently: probe again). */
 static int load_answers(const struct catalog *cat, const char *path, const char *key, struct probe_run *run)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	char *text;
+	size_t len;
+	if (safe_cache_read(path, 16 << 20, &text, &len) < 0)
+		return -1;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	const char *k = root ? json_string_value(json_object_get(root, "key")) : NULL;
 	json_t *arr = root ? json_object_get(root, "syscalls") : NULL;
 	if (!k || strcmp(k, key) || !json_is_array(arr)) {
@@ -146,9 +212,11 @@ static int load_answers(const struct catalog *cat, const char *path, const char 
 			if (json_unpack(f, "[s o I i i o]", &holder, &name, &bit, &answer, &e, &reason) < 0 ||
 			    !(json_is_string(name) || json_is_null(name)) || !(json_is_string(reason) || json_is_null(reason)))
 				goto bad;
-			r->flags[r->nflags++] = (struct flag_answer){ keep(run, holder), keep(run, json_string_value(name)),
-								      (uint64_t)bit, (enum answer)answer, e,
-								      keep(run, json_string_value(reason)) };
+			r->flags[r->nflags] = (struct flag_answer){ keep(run, holder), keep(run, json_string_value(name)),
+								    (uint64_t)bit, (enum answer)answer, e,
+								    keep(run, json_string_value(reason)) };
+			if (!answer_fits(sc, &r->flags[r->nflags++]))
+				goto bad;
 		}
 		json_array_foreach(qs, j, f) {
 			const char *name;
@@ -158,6 +226,8 @@ static int load_answers(const struct catalog *cat, const char *path, const char 
 				goto bad;
 			r->queries[r->nqueries++] = (struct query_answer){ keep(run, name), v, ok };
 		}
+		if (!report_fits(r))
+			goto bad;
 		probe_fill_bitmap(r);
 		run->nreports++;
 	}
@@ -175,7 +245,7 @@ static void save_answers(const struct probe_run *run, const char *path, const ch
 	char *text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	if (text) {
-		write_file_atomic(path, text, strlen(text)); /* best effort: no cache means probing again */
+		safe_cache_write(path, text, strlen(text)); /* best effort: no cache means probing again */
 		free(text);
 	}
 }
@@ -226,8 +296,6 @@ int features_probe(const struct catalog *cat, const char *const *names, size_t n
 		if (!probe_supported(sc, &why))
 			return err("probe: cannot probe %s: %s", names[i], why);
 	}
-	if (no_cache)
-		return probe_run(cat, names, n, timeout_ms, run);
 	struct { char r[65]; } rel = { "" };
 	int fd = open("/proc/sys/kernel/osrelease", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -238,11 +306,11 @@ int features_probe(const struct catalog *cat, const char *const *names, size_t n
 	}
 	struct sbuf key = SBUF_INIT;
 	cache_key(cat, rel.r, &key);
-	char *path = cache_path(true);
+	char *path = cache_path();
 	int r = 0;
-	if (path && load_answers(cat, path, key.buf, run) == 0) {
+	if (!no_cache && path && load_answers(cat, path, key.buf, run) == 0) {
 		run->cached = true;
-	} else {
+	} else { /* --no-cache probes afresh and refreshes the cache for the next run */
 		if ((r = probe_run(cat, NULL, 0, timeout_ms, run)) == 0 && path)
 			save_answers(run, path, key.buf);
 	}

@@ -15,7 +15,7 @@ export XDG_CACHE_HOME=$d/cache
 rc=$?
 [ $rc -eq 0 ] || { echo "probe --json --no-cache exited $rc"; cat probe.err; exit 1; }
 [ -s probe.err ] && { echo "probe wrote to stderr:"; cat probe.err; }
-[ -e "$XDG_CACHE_HOME/xsc/probe.json" ] && { echo "--no-cache wrote the cache"; exit 1; }
+[ -e "$XDG_CACHE_HOME/xsc/probe.json" ] || { echo "--no-cache did not refresh the cache"; exit 1; }
 case $(uname -r) in
 6.18.*)
 	python3 "$top/tests/probe/facts.py" probe.json "$top/data" --facts || exit 1

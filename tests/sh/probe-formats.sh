@@ -5,7 +5,7 @@
 #    all equal the JSON bitmap;
 #  * the cache: the first probe writes $XDG_CACHE_HOME/xsc/probe.json, a second one is served
 #    from it (no probing syscall under strace; a doctored value in the cache shows through),
-#    --no-cache probes again, a corrupted cache, one of another boot and one of another
+#    --no-cache probes again and rewrites the cache, a corrupted cache, one of another boot and one of another
 #    kernel release are ignored and rewritten; a subset served from the cache counts only
 #    its own syscalls.
 set -u
@@ -72,19 +72,20 @@ if $have_strace; then
 else
 	echo "no usable strace: syscall counts not checked"
 fi
-# the second run's answer is the first run's, elapsed times included
-x probe --json >again.json
-python3 -c '
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-a.pop("cached", None); b.pop("cached", None)
-sys.exit(a != b)' probe.json again.json || no "a cached probe --json differs from the first run's"
+# --no-cache probes again and refreshes the cache: the next run's answer is the refreshing
+# run's, elapsed times included
 x probe --no-cache --json >fresh.json
 python3 - <<'PY' || no "probe --no-cache did not probe again"
 import json
 a, b = json.load(open("probe.json")), json.load(open("fresh.json"))
 assert [s["elapsed_us"] for s in a["syscalls"]] != [s["elapsed_us"] for s in b["syscalls"]]
 PY
+x probe --json >again.json
+python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(a.pop("cached", None) or not b.pop("cached", None) or a != b)' fresh.json again.json ||
+	no "a cached probe --json differs from the --no-cache run that refreshed the cache"
 
 # a doctored value shows through: the answer really comes from the file
 doctor() { # doctor KEY-SED: rewrite the key, set the total calls to 4242
@@ -117,7 +118,7 @@ printf '{"key": "xsc-probe-1 garbage' >"$cache"
 x probe --json >corrupt.json 2>corrupt.err
 rc=$?
 [ $rc -eq 0 ] || { no "probe with a corrupted cache exited $rc"; cat corrupt.err; }
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["key"].startswith("xsc-probe-1 ")' "$cache" 2>/dev/null ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["key"].startswith("xsc-probe-2 ")' "$cache" 2>/dev/null ||
 	no "the corrupted cache was not rewritten"
 printf '\0\377not json at all' >"$cache"
 x probe openat2 >/dev/null 2>&1 || no "probe with a binary-garbage cache failed"
