@@ -9,6 +9,14 @@
 static const char *where_file;
 static unsigned long where_line, nerrors;
 static bool quiet;
+static void (*sink)(const char *kind, const char *msg, void *arg);
+static void *sink_arg;
+
+void diag_set_sink(void (*fn)(const char *kind, const char *msg, void *arg), void *arg)
+{
+	sink = fn;
+	sink_arg = arg;
+}
 
 bool diag_set_quiet(bool q)
 {
@@ -117,14 +125,18 @@ static void report(const char *kind, const char *fmt, va_list ap)
 			return;
 		vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	}
-	if (where_file) {
-		put_safe(stderr, where_file);
-		fprintf(stderr, ":%lu: %s", where_line, kind);
+	if (sink) {
+		sink(kind, msg, sink_arg);
 	} else {
-		fprintf(stderr, "xsc: %s", kind);
+		if (where_file) {
+			put_safe(stderr, where_file);
+			fprintf(stderr, ":%lu: %s", where_line, kind);
+		} else {
+			fprintf(stderr, "xsc: %s", kind);
+		}
+		put_safe(stderr, msg);
+		fputc('\n', stderr);
 	}
-	put_safe(stderr, msg);
-	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
 }

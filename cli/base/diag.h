@@ -23,6 +23,10 @@ struct sbuf;
 void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep);
 /* Fuzzing: count errors but print nothing. */
 bool diag_set_quiet(bool quiet); /* returns the previous setting */
+/* A forked helper (header parsing) hands its messages to its parent instead of printing
+ * them: with a sink, err(), usage_err() and warning() pass kind ("", "usage: ", "warning: ")
+ * and the formatted message to it and print nothing. NULL prints again. */
+void diag_set_sink(void (*sink)(const char *kind, const char *msg, void *arg), void *arg);
 /* The number of errors reported so far (tests and batch mode use it). */
 unsigned long diag_error_count(void);
 #endif

@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "headers/fetch.h"
+#include "headers/hinclude.h"
 #include "model/catalog.h"
 #include "model/kver.h"
 #include "base/banned.h"
@@ -1152,7 +1153,7 @@ static const char *base_name(const char *s)
 	return *b ? b : "header.h";
 }
 
-static int parse(struct header *h, const char *name, const char *text, size_t len)
+static int parse(struct header *h, const char *name, const char *text, size_t len, const char *dir)
 {
 	memset(h, 0, sizeof(*h));
 	h->name = arena_strdup(&h->a, name);
@@ -1175,14 +1176,6 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		}
 	}
 	int ret = -1;
-	struct sbuf tmpl = SBUF_INIT;
-	sbuf_addf(&tmpl, "%s/xsc-header-XXXXXX", scratch_dir());
-	const char *dir = scratch_mkdtemp(tmpl.buf);
-	if (!dir) {
-		err("cannot make a temporary directory in '%s': %s", scratch_dir(), strerror(errno));
-		sbuf_release(&tmpl);
-		return -1;
-	}
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
 	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
 	struct walk w = { 0 };
@@ -1203,6 +1196,12 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		else
 			sbuf_adds(&origdir, ".");
 	}
+	/* what libclang will open, checked before it opens any of it; the system directories
+	 * are clang's own (-v), the resource directory aside: system headers are not read */
+	const char *dirs[] = { origdir.len ? origdir.buf : dir, "/usr/include", stubs.buf, "/usr/local/include",
+			       "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu", "/usr/include" };
+	if (hinclude_check(name, dir, text, len, dirs, ARRAY_SIZE(dirs)) < 0)
+		goto out;
 	scan_macro_names(text, len, &w.cand, &w.ncand);
 	sbuf_addf(&probe, "#include \"%s\"\n", hpath.buf);
 	for (size_t i = 0; i < w.ncand; i++)
@@ -1306,6 +1305,8 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 			const char *m = L.getCString(sp);
 			if (ours && m && !strstr(m, "file not found"))
 				add_diag(h, HD_ERROR, "PARSE_ERROR", line, col, m);
+			else if (m && strstr(m, "nested too deeply")) /* in an included file: a cycle */
+				add_diag(h, HD_ERROR, "PARSE_ERROR", 0, 0, "#include nested too deeply: the includes form a cycle");
 			L.disposeString(sp);
 		}
 		L.disposeDiagnostic(dg);
@@ -1324,8 +1325,6 @@ out:
 	for (size_t i = 0; i < w.ncand; i++)
 		free(w.cand[i]);
 	free(w.cand), free(w.mac), free(w.have), free(w.defined), free(w.fields), free(w.ord);
-	remove_tree(dir);
-	sbuf_release(&tmpl);
 	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
 	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is);
 	return ret;
@@ -1400,13 +1399,31 @@ void header_from_catalog(struct header *h, const struct catalog *c, const char *
 	header_index(h);
 }
 
-int header_parse(struct header *h, const char *name, const char *text, size_t len)
+int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir)
 {
-	int r = parse(h, name, text, len);
+	int r = parse(h, name, text, len, dir);
 	if (r < 0)
 		header_release(h); /* nothing half-parsed is left: h is empty again */
 	return r;
 }
+
+int header_parse_here(struct header *h, const char *name, const char *text, size_t len)
+{
+	struct sbuf tmpl = SBUF_INIT;
+	sbuf_addf(&tmpl, "%s/xsc-header-XXXXXX", scratch_dir());
+	memset(h, 0, sizeof(*h));
+	if (!scratch_mkdtemp(tmpl.buf)) {
+		int r = err("cannot make a temporary directory in '%s': %s", scratch_dir(), strerror(errno));
+		sbuf_release(&tmpl);
+		return r;
+	}
+	int r = header_parse_in(h, name, text, len, tmpl.buf);
+	scratch_remove(tmpl.buf);
+	sbuf_release(&tmpl);
+	return r;
+}
+
+int header_load_clang(void) { return load_clang(); }
 
 void header_release(struct header *h)
 {

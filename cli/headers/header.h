@@ -90,9 +90,23 @@ struct header {
 };
 
 /* Parses text as the header named name (a path or URL; a path's directory is searched for
- * quoted includes). Returns 0, or -1 after err() when libclang cannot be loaded or the
- * text is not a header at all (binary, empty of declarations is fine). */
+ * quoted includes). Returns 0, or -1 after err() when libclang cannot be loaded, the text
+ * is not a header at all (binary; empty of declarations is fine), an #include is refused
+ * (hinclude.h), or the parse breaks a limit.
+ * libclang runs in a child process (hchild.c): address space 1 GiB, CPU 30 s, 60 s of wall
+ * time, each breach, a crash or a malformed answer one error naming the header. Its
+ * scratch copy (in scratch_dir()) is removed on every exit: SIGINT, SIGTERM and SIGHUP of
+ * xsc end the wait (base/sig.h), the child is killed and the copy removed; after a SIGKILL
+ * of xsc, the child, told by PR_SET_PDEATHSIG, removes it (best effort: a child already
+ * dying of a limit at that moment leaves it). */
 int header_parse(struct header *h, const char *name, const char *text, size_t len);
+/* The same parse in this process, without limits: for the fuzz target, which cannot fork
+ * per input. It makes and removes its own scratch directory. */
+int header_parse_here(struct header *h, const char *name, const char *text, size_t len);
+/* The parse itself, with its scratch files in dir (made and removed by the caller). */
+int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir);
+/* Loads libclang (once): 0, or -1 after err(). */
+int header_load_clang(void);
 /* The same model from a loaded catalogue (for diff). */
 void header_from_catalog(struct header *h, const struct catalog *c, const char *name);
 void header_release(struct header *h);

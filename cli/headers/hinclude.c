@@ -1,0 +1,265 @@
+/* hinclude: every #include checked before libclang opens it. See hinclude.h. */
+#include "headers/hinclude.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "base/util.h"
+#include "base/banned.h"
+
+struct scan {
+	const char *const *dirs;
+	size_t ndirs;
+	struct stat *seen; /* local files read so far (dev, ino) */
+	size_t nseen, aseen;
+};
+
+static bool under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
+}
+
+/* "a//b/./c/../d" -> "a/b/d", without touching the file system (.. of / is /) */
+static void normalize(const char *in, struct sbuf *out)
+{
+	sbuf_reset(out);
+	for (const char *p = in; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			char *sl = out->len ? strrchr(out->buf, '/') : NULL;
+			out->len = sl ? (size_t)(sl - out->buf) : 0;
+			out->buf[out->len] = '\0';
+		} else if (n && !(n == 1 && *p == '.')) {
+			sbuf_addch(out, '/');
+			sbuf_add(out, p, n);
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	if (!out->len)
+		sbuf_addch(out, '/');
+}
+
+/* NULL when path (found, st its stat) may be read as a header, else why not. */
+static const char *refusal(const char *path, const struct stat *st, struct sbuf *real)
+{
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	if (!S_ISREG(st->st_mode))
+		return "not a regular file";
+	char *r = realpath(path, NULL);
+	if (!r)
+		return "a path that does not resolve";
+	sbuf_reset(real);
+	sbuf_adds(real, r);
+	free(r);
+	struct sbuf lex = SBUF_INIT;
+	normalize(path, &lex);
+	const char *why = NULL;
+	static const char *const places[] = { "/dev", "/proc", "/sys" };
+	for (size_t i = 0; i < ARRAY_SIZE(places) && !why; i++)
+		if (under(real->buf, places[i]) || (path[0] == '/' && under(lex.buf, places[i])))
+			why = !strcmp(places[i], "/dev") ? "in /dev" : !strcmp(places[i], "/proc") ? "in /proc" : "in /sys";
+	sbuf_release(&lex);
+	if (!why && (uint64_t)st->st_size > HINCLUDE_MAX_SIZE)
+		why = "larger than 16 MiB";
+	return why;
+}
+
+struct directive {
+	const char *where; /* the including file, for messages */
+	unsigned line;
+	char open;         /* '"' or '<' */
+	const char *name;
+};
+
+static int scan_text(struct scan *s, const char *where, const char *here, const char *text, size_t len,
+		     unsigned depth);
+
+/* Reads a local header (already checked: a regular file) and scans it. */
+static int scan_file(struct scan *s, const char *path, const struct stat *st, unsigned depth)
+{
+	for (size_t i = 0; i < s->nseen; i++)
+		if (s->seen[i].st_dev == st->st_dev && s->seen[i].st_ino == st->st_ino)
+			return 0; /* read already: a guarded header, or a cycle the compiler reports */
+	if (s->nseen >= HINCLUDE_MAX_FILES)
+		return err("'%s': more than %d local headers are included", path, HINCLUDE_MAX_FILES);
+	ALLOC_GROW(s->seen, s->nseen + 1, s->aseen);
+	s->seen[s->nseen++] = *st;
+	/* O_NONBLOCK: should it have become a FIFO since the stat, the open does not hang */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat now;
+	if (fd < 0 || fstat(fd, &now) < 0 || !S_ISREG(now.st_mode) || now.st_ino != st->st_ino) {
+		if (fd >= 0)
+			close(fd);
+		return err("'%s': changed while it was being checked", path);
+	}
+	struct sbuf text = SBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 && text.len <= HINCLUDE_MAX_SIZE)
+		sbuf_add(&text, buf, (size_t)n);
+	close(fd);
+	struct sbuf dir = SBUF_INIT;
+	const char *sl = strrchr(path, '/');
+	sbuf_add(&dir, path, sl ? (size_t)(sl - path) : 0);
+	if (!sl)
+		sbuf_adds(&dir, ".");
+	int r = text.len > HINCLUDE_MAX_SIZE ? err("'%s': larger than 16 MiB", path)
+					     : scan_text(s, path, dir.buf, text.buf, text.len, depth);
+	sbuf_release(&text), sbuf_release(&dir);
+	return r;
+}
+
+/* The file a directive names, as the compiler looks for it: an absolute name as it is; a
+ * quoted one in the includer's directory first; then the -I and system directories. The
+ * first that exists and is not a directory is the one. */
+static int resolve(struct scan *s, const struct directive *d, const char *here, unsigned depth)
+{
+	struct sbuf path = SBUF_INIT, real = SBUF_INIT;
+	int r = 0;
+	size_t ncand = d->name[0] == '/' ? 1 : s->ndirs + (d->open == '"');
+	for (size_t i = 0; i < ncand; i++) {
+		sbuf_reset(&path);
+		if (d->name[0] == '/')
+			sbuf_adds(&path, d->name);
+		else
+			sbuf_addf(&path, "%s/%s", d->open == '"' && i == 0 ? here : s->dirs[i - (d->open == '"')], d->name);
+		struct stat st;
+		if (stat(path.buf, &st) < 0 || S_ISDIR(st.st_mode))
+			continue;
+		const char *why = refusal(path.buf, &st, &real);
+		if (why)
+			r = err("%s:%u: #include %c%s%c refused: '%s' is %s (a header includes regular files only)",
+				d->where, d->line, d->open, d->name, d->open == '<' ? '>' : '"',
+				real.len ? real.buf : path.buf, why);
+		else if (!under(real.buf, "/usr/include") && !under(real.buf, "/usr/lib"))
+			r = scan_file(s, path.buf, &st, depth + 1);
+		break;
+	}
+	sbuf_release(&path), sbuf_release(&real);
+	return r;
+}
+
+/* The directive in one logical line (comments gone, splices joined), if it is an include:
+ * 1 with *d filled, 0 when it is none, -1 for a file name made by a macro. */
+static int directive(const char *l, struct directive *d, struct sbuf *name)
+{
+	while (*l == ' ' || *l == '\t' || *l == '\f' || *l == '\v')
+		l++;
+	if (*l++ != '#')
+		return 0;
+	while (*l == ' ' || *l == '\t')
+		l++;
+	size_t kw = strspn(l, "abcdefghijklmnopqrstuvwxyz_");
+	if (!((kw == 7 && !strncmp(l, "include", 7)) || (kw == 12 && !strncmp(l, "include_next", 12)) ||
+	      (kw == 6 && !strncmp(l, "import", 6))))
+		return 0;
+	l += kw;
+	while (*l == ' ' || *l == '\t')
+		l++;
+	if (*l != '"' && *l != '<')
+		return -1;
+	char close = *l == '"' ? '"' : '>';
+	const char *e = strchr(l + 1, close);
+	if (!e)
+		return 0; /* malformed: the compiler says so, and opens nothing */
+	d->open = *l;
+	sbuf_reset(name);
+	sbuf_add(name, l + 1, (size_t)(e - l - 1));
+	d->name = name->buf;
+	return 1;
+}
+
+/* One logical line: checked as the compiler sees it (comments removed) and as written (a
+ * header name may hold what looks like a comment: a slash and a star in <...>). */
+static int check_line(struct scan *s, const char *where, const char *here, unsigned line, const char *stripped,
+		      const char *raw, unsigned depth)
+{
+	struct sbuf name = SBUF_INIT;
+	struct directive d = { where, line, 0, NULL };
+	int k = directive(stripped, &d, &name), r = 0;
+	if (k < 0)
+		r = err("%s:%u: #include of a name made by a macro refused: it cannot be checked before the parse",
+			where, line);
+	else if (k > 0 && depth >= HINCLUDE_MAX_DEPTH)
+		r = err("%s:%u: #include nested deeper than %d", where, line, HINCLUDE_MAX_DEPTH);
+	else if (k > 0)
+		r = resolve(s, &d, here, depth);
+	if (!r && directive(raw, &d, &name) > 0)
+		r = resolve(s, &d, here, depth);
+	sbuf_release(&name);
+	return r;
+}
+
+enum lex_state { LX_CODE, LX_BLOCK, LX_LINE, LX_STRING };
+
+static int scan_text(struct scan *s, const char *where, const char *here, const char *t, size_t len, unsigned depth)
+{
+	struct sbuf st = SBUF_INIT, raw = SBUF_INIT;
+	enum lex_state ls = LX_CODE;
+	char quote = 0;
+	unsigned line = 1, first = 1;
+	int r = 0;
+	for (size_t i = 0; i <= len && !r; i++) {
+		char c = i < len ? t[i] : '\n';
+		char nx = i + 1 < len ? t[i + 1] : '\0';
+		if (c == '\\' && nx == '\n') { /* a splice joins the lines everywhere */
+			i++, line++;
+			continue;
+		}
+		if (c == '\n' && ls != LX_BLOCK) {
+			r = check_line(s, where, here, first, st.buf, raw.buf, depth);
+			sbuf_reset(&st), sbuf_reset(&raw);
+			ls = LX_CODE;
+			first = ++line;
+			continue;
+		}
+		if (c == '\n')
+			line++;
+		sbuf_addch(&raw, c);
+		if (ls == LX_CODE && c == '/' && (nx == '*' || nx == '/')) {
+			ls = nx == '*' ? LX_BLOCK : LX_LINE;
+			sbuf_addch(&st, ' ');
+			sbuf_addch(&raw, nx);
+			i++;
+		} else if (ls == LX_BLOCK && c == '*' && nx == '/') {
+			ls = LX_CODE;
+			sbuf_addch(&raw, nx);
+			i++;
+		} else if (ls == LX_CODE || ls == LX_STRING) {
+			sbuf_addch(&st, c);
+			if (ls == LX_CODE && (c == '"' || c == '\''))
+				ls = LX_STRING, quote = c;
+			else if (ls == LX_STRING && c == '\\' && nx && nx != '\n')
+				sbuf_addch(&st, nx), sbuf_addch(&raw, nx), i++;
+			else if (ls == LX_STRING && c == quote)
+				ls = LX_CODE;
+		}
+	}
+	sbuf_release(&st), sbuf_release(&raw);
+	return r;
+}
+
+int hinclude_check(const char *shown, const char *here, const char *text, size_t len, const char *const *dirs,
+		   size_t ndirs)
+{
+	struct scan s = { dirs, ndirs, NULL, 0, 0 };
+	int r = scan_text(&s, shown, here, text, len, 0);
+	free(s.seen);
+	return r;
+}
