@@ -265,13 +265,34 @@ static void drop_line(void)
 	rl_redisplay();
 }
 
+/* ^Z at the prompt: the shell gets the terminal in its own modes, and on fg the line is
+ * as it was. */
+static void suspend(void)
+{
+	char *text = xstrdup(rl_line_buffer);
+	int point = rl_point;
+	fputs("^Z", rl_outstream);
+	rl_callback_handler_remove();
+	sig_stop_now();
+	rl_callback_handler_install("xsc> ", on_line);
+	rl_replace_line(text, 0);
+	rl_point = point;
+	rl_redisplay();
+	free(text);
+}
+
 /* One line from the terminal; NULL at the end of input or on SIGTERM/SIGHUP. */
 static char *read_line(void)
 {
 	line_read = NULL;
 	line_done = false;
+	sig_catch_stop(true);
 	rl_callback_handler_install("xsc> ", on_line);
 	while (!line_done && !sig_fatal()) {
+		if (sig_stop_asked()) {
+			suspend();
+			continue;
+		}
 		struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
 		int r = sig_poll(&p, 1, -1);
 		if (r > 0) {
@@ -285,6 +306,7 @@ static char *read_line(void)
 	}
 	if (!line_done)
 		rl_callback_handler_remove();
+	sig_catch_stop(false); /* a command stops as any program does */
 	return line_read;
 }
 
@@ -315,6 +337,8 @@ int repl_run(struct session *s)
 		if (*p) {
 			remember(hist, line);
 			result = session_run_line(s, line);
+			if (sig_interrupted()) /* a write the signal cut short is no lasting error */
+				clearerr(stdout);
 		}
 		free(line);
 	}

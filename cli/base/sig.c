@@ -14,7 +14,8 @@
 #include "base/banned.h"
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-static volatile sig_atomic_t interrupted, fatal;
+static volatile sig_atomic_t interrupted, fatal, stop_asked;
+static bool stop_ignored;
 static bool reported;
 static pid_t owner;
 
@@ -121,6 +122,38 @@ void sig_install(void)
 			continue;
 		sigaction(caught[i], &sa, NULL);
 	}
+	struct sigaction old;
+	stop_ignored = sigaction(SIGTSTP, NULL, &old) == 0 && old.sa_handler == SIG_IGN;
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+}
+
+void sig_catch_stop(bool on)
+{
+	if (stop_ignored)
+		return;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_stop : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
+bool sig_stop_asked(void)
+{
+	return stop_asked;
+}
+
+void sig_stop_now(void)
+{
+	stop_asked = 0;
+	sig_catch_stop(false);
+	raise(SIGTSTP); /* returns when continued (SIGCONT, the shell's fg) */
+	sig_catch_stop(true);
 }
 
 bool sig_interrupted(void)
@@ -157,6 +190,7 @@ int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 	sigemptyset(&block);
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		sigaddset(&block, caught[i]);
+	sigaddset(&block, SIGTSTP);
 	/* the flag is tested with the signals blocked and ppoll unblocks them atomically, so
 	 * one arriving between the test and the wait still ends the wait */
 	sigprocmask(SIG_BLOCK, &block, &old);

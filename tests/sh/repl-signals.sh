@@ -3,7 +3,8 @@
 # removes its sandbox and returns to the prompt with the buffers kept; the history file has
 # every command as soon as it ran; SIGTERM ends the REPL with status 143, its temporary
 # directories removed and the terminal as it was; SIGINT to a script ends it with status 130;
-# a second SIGTERM during a long header parse ends xsc at once, its scratch copy removed.
+# a second SIGTERM during a long header parse ends xsc at once, its scratch copy removed; ^Z
+# at the prompt gives the shell its terminal modes back; SIGINT stops a fetch at once.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux is not installed"
@@ -24,9 +25,14 @@ pane=$d/pane.txt
 # start [XSC ARGS]: xsc in a shell that records its exit status and the terminal's modes
 start() {
 	rm -f "$d/status"
-	T new-session -d -s xsc -x 200 -y 50 \
-		"\"$XSC\" --data \"$top/data\" --timeout 60000 $*; echo \"exit \$?\" >\"$d/status\"; stty -a >>\"$d/status\"; sleep 60" ||
-		{ echo "FAIL: tmux cannot start"; exit 1; }
+	# a server whose last session was just killed may still be going away: try again
+	for try in 1 2 3 4 5 0; do
+		T new-session -d -s xsc -x 200 -y 50 \
+			"\"$XSC\" --data \"$top/data\" --timeout 60000 $*; echo \"exit \$?\" >\"$d/status\"; stty -a >>\"$d/status\"; sleep 60" &&
+			break
+		[ $try = 0 ] && { echo "FAIL: tmux cannot start"; exit 1; }
+		sleep 0.5
+	done
 	xsc_pid=
 	i=0
 	while [ -z "$xsc_pid" ] && [ $i -lt 100 ]; do
@@ -163,6 +169,28 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] || { echo "FAIL: two SIGTERMs during lint: exit $rc, not 143"; fail=1; }
 [ -z "$(ls "$XSC_SANDBOX_DIR")" ] || { echo "FAIL: two SIGTERMs during lint left $(ls "$XSC_SANDBOX_DIR")"; fail=1; }
+
+# ^Z at the prompt under a shell with job control: the shell gets its terminal modes back,
+# and after fg the half-typed line is still there
+if command -v bash >/dev/null 2>&1; then
+	T new-session -d -s xsc -x 200 -y 50 "env PS1='sh\$ ' bash --norc --noprofile -i" ||
+		{ echo "FAIL: tmux cannot start bash"; exit 1; }
+	wait_for '^sh\$ *$' "bash's prompt"
+	run "\"$XSC\" --data \"$top/data\""
+	wait_for '^xsc> *$' "the prompt under bash"
+	T send-keys -t xsc -l "new ope"
+	wait_for '^xsc> new ope$' "a half-typed line under bash"
+	keys C-z
+	wait_for 'Stopped' "^Z at the prompt"
+	run "stty -a | grep -o ' -*echo \| -*icanon ' | tr -d ' ' | tr '\n' ,; echo"
+	wait_for '^icanon,echo,$' "the terminal's modes after ^Z"
+	run "fg"
+	wait_for '^xsc> new ope$' "the line after fg"
+	T send-keys -t xsc -l "nat2"
+	keys Enter
+	wait_for '^open_how: struct open_how, 24 bytes' "the line completed after fg"
+	T kill-session -t xsc
+fi
 
 # SIGINT while a fetch waits on a server that never answers: 130 at once, not at the timeout
 if command -v python3 >/dev/null 2>&1; then
