@@ -1023,7 +1023,12 @@ void docgen_man(const struct docgen_input *in, struct sbuf *md)
 		sbuf_adds(md, "\n");
 	}
 	sbuf_adds(md, "\n# EXIT STATUS\n\n0 success, 1 a command failed, 2 a usage error. A system call that returns an "
-		      "error is a successful **call**: the error is the answer.\n\n"
+		      "error is a successful **call**: the error is the answer. Stopped by SIGINT, SIGTERM or SIGHUP, "
+		      "xsc dies of that signal once it has cleaned up (a shell shows 128 + N: 130 for ^C).\n\n"
+		      "# SIGNALS\n\n^C at the prompt drops the line; during a command it stops that command (a live "
+		      "call's child is killed and its sandbox removed) and the REPL goes on; a script stops. SIGTERM "
+		      "and SIGHUP stop the command, remove xsc's temporary directories and end xsc; a second one "
+		      "does not wait for the command. The history file gets each command as it runs.\n\n"
 		      "# ENVIRONMENT\n\n`XSC_DATA` the catalogue directory; `NO_COLOR` no colour; `XDG_STATE_HOME` where "
 		      "the history is kept; `XDG_CACHE_HOME` where the parsed catalogue and probe results are cached; "
 		      "`XSC_SITE_URL` the base of the hyperlinks **doc** prints.\n\n"
