@@ -106,10 +106,21 @@ static const char *first_failing(struct session *s, struct lesson_state *ls)
 	return NULL;
 }
 
+/* Lessons come with the catalogue, which may be anyone's: their text is shown safe. */
+static char *safe_dup(const char *s, unsigned keep)
+{
+	struct sbuf sb = SBUF_INIT;
+	safe_text(&sb, s, strlen(s), keep);
+	return sbuf_detach(&sb);
+}
+
 static void show_step(struct lesson_state *ls)
 {
 	const struct lesson_step *st = &ls->l.steps[ls->step];
-	printf("\n-- step %zu of %zu: %s --\n%s\n", ls->step + 1, ls->l.nsteps, st->title, st->task);
+	char *t = safe_dup(st->title, 0), *task = safe_dup(st->task, SAFE_NL | SAFE_TAB);
+	printf("\n-- step %zu of %zu: %s --\n%s\n", ls->step + 1, ls->l.nsteps, t, task);
+	free(t);
+	free(task);
 }
 
 void lesson_after_command(struct session *s, const char *text, int result)
@@ -122,18 +133,24 @@ void lesson_after_command(struct session *s, const char *text, int result)
 	ls->ran[ls->nran++] = xstrdup(text);
 	if (first_failing(s, ls))
 		return;
-	if (!ls->quiet)
-		printf("\n✓ step %zu passed: %s\n", ls->step + 1, ls->l.steps[ls->step].title);
+	if (!ls->quiet) {
+		char *t = safe_dup(ls->l.steps[ls->step].title, 0);
+		printf("\n✓ step %zu passed: %s\n", ls->step + 1, t);
+		free(t);
+	}
 	for (size_t i = 0; i < ls->nran; i++)
 		free(ls->ran[i]);
 	ls->nran = 0;
 	ls->step++;
 	if (ls->quiet)
 		return;
-	if (ls->step < ls->l.nsteps)
+	if (ls->step < ls->l.nsteps) {
 		show_step(ls);
-	else
-		printf("\nlesson %u complete: %s\n", ls->l.number, ls->l.title);
+	} else {
+		char *t = safe_dup(ls->l.title, 0);
+		printf("\nlesson %u complete: %s\n", ls->l.number, t);
+		free(t);
+	}
 	fflush(stdout);
 }
 

@@ -85,14 +85,19 @@ void transcript_add(struct sbuf *md, const char *command, const char *out, const
 		b++;
 	while (e > b && strchr(" \t\r\n", e[-1]))
 		e--;
-	struct sbuf cmd = SBUF_INIT;
-	sbuf_add(&cmd, b, (size_t)(e - b));
+	/* a transcript is shared and read in terminals: what it quotes is made safe, as output is */
+	struct sbuf cmd = SBUF_INIT, o = SBUF_INIT, e2 = SBUF_INIT;
+	safe_text(&cmd, b, (size_t)(e - b), SAFE_TAB);
+	safe_text(&o, out, strlen(out), SAFE_NL | SAFE_TAB);
+	safe_text(&e2, err, strlen(err), SAFE_NL | SAFE_TAB);
 	fenced(md, "xsc", cmd.buf);
-	if (*out)
-		fenced(md, "text", out);
-	if (*err)
-		fenced(md, "text", err);
+	if (o.len)
+		fenced(md, "text", o.buf);
+	if (e2.len)
+		fenced(md, "text", e2.buf);
 	if (result)
 		sbuf_addf(md, "\n(the command failed%s)\n", result == -2 ? ": usage" : "");
 	sbuf_release(&cmd);
+	sbuf_release(&o);
+	sbuf_release(&e2);
 }
