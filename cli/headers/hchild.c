@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,7 +28,7 @@
 #include "base/util.h"
 #include "base/banned.h"
 
-#define HCHILD_MEM ((uint64_t)1 << 30)        /* RLIMIT_AS */
+#define HCHILD_MEM ((uint64_t)1 << 30)        /* RLIMIT_AS: this much above what is mapped at the fork */
 #define HCHILD_CPU_S 30                       /* RLIMIT_CPU */
 #define HCHILD_WALL_S 60                      /* the parent's watchdog */
 #define HCHILD_ANSWER_MAX ((size_t)512 << 20) /* the serialised model */
@@ -301,22 +303,51 @@ static void on_parent_death(int sig)
 	_exit(1);
 }
 
-/* The child's peak address space in bytes (VmPeak), 0 when unknown. */
-static uint64_t vm_peak(void)
+/* A process's address space in bytes, from its status file: what ("VmSize:", "VmPeak:"),
+ * 0 when unknown. */
+static uint64_t vm_bytes(const char *status, const char *what)
 {
 	char *t;
 	size_t n;
 	uint64_t kb = 0;
-	if (read_file_max("/proc/self/status", 65536, &t, &n) < 0)
+	if (read_file_max(status, 65536, &t, &n) < 0)
 		return 0;
-	const char *p = strstr(t, "VmPeak:");
+	const char *p = strstr(t, what);
 	if (p)
-		kb = strtoull(p + 7, NULL, 10);
+		kb = strtoull(p + strlen(what), NULL, 10);
 	free(t);
 	return kb * 1024;
 }
 
-static void confine(pid_t parent, int fd)
+/* The last 64 KiB the child wrote to its standard error (a memfd): libclang's own words
+ * when it gives up ("LLVM ERROR: out of memory"). */
+static void stderr_tail(int efd, struct sbuf *out)
+{
+	struct stat st;
+	char buf[65536];
+	if (efd < 0 || fstat(efd, &st) < 0)
+		return;
+	off_t from = st.st_size > (off_t)sizeof(buf) ? st.st_size - (off_t)sizeof(buf) : 0;
+	ssize_t n = pread(efd, buf, sizeof(buf), from);
+	if (n > 0)
+		sbuf_add(out, buf, (size_t)n);
+}
+
+/* Was a failed parse the memory limit? libclang's recovery turns a failed allocation into a
+ * "crash", after saying so on stderr; a parse near its allowance is one too. */
+static bool out_of_memory(int efd, uint64_t base, uint64_t peak)
+{
+	struct sbuf t = SBUF_INIT;
+	stderr_tail(efd, &t);
+	bool oom = strstr(t.buf, "out of memory") || strstr(t.buf, "bad_alloc") ||
+		   (base && peak >= base + HCHILD_MEM / 4 * 3);
+	sbuf_release(&t);
+	return oom;
+}
+
+/* The child's own limits and surroundings. base: its address space now (xsc's and
+ * libclang's mappings, some 500 MiB), which the limit comes on top of. */
+static void confine(pid_t parent, int fd, int efd, uint64_t base, size_t len)
 {
 	setpgid(0, 0); /* the terminal's Ctrl-C reaches xsc, which ends the child */
 	struct sigaction sa;
@@ -328,17 +359,21 @@ static void confine(pid_t parent, int fd)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		on_parent_death(SIGTERM);
+	/* out of the way first: with xsc's standard streams closed, the pipe may be fd 1 */
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	efd = efd >= 0 ? fcntl(efd, F_DUPFD_CLOEXEC, 10) : -1;
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0)
-		dup2(null, 0), dup2(null, 1), dup2(null, 2); /* libclang's "LLVM ERROR" lines too */
-	if (fd != 3)
-		dup2(fd, 3);
+		dup2(null, 0), dup2(null, 1), dup2(efd >= 0 ? efd : null, 2); /* libclang's "LLVM ERROR" lines */
+	dup2(fd, 3);
 	syscall(SYS_close_range, 4U, ~0U, 0U); /* none of xsc's descriptors */
 	struct rlimit cpu = { HCHILD_CPU_S, HCHILD_CPU_S + 1 }, core = { 0, 0 };
+	struct rlimit fsize = { len + (16 << 20), len + (16 << 20) }; /* the copy, stand-ins, stderr */
 	setrlimit(RLIMIT_CPU, &cpu);
 	setrlimit(RLIMIT_CORE, &core);
+	setrlimit(RLIMIT_FSIZE, &fsize);
 #ifndef HCHILD_NO_AS
-	struct rlimit as = { HCHILD_MEM, HCHILD_MEM };
+	struct rlimit as = { base + HCHILD_MEM, base + HCHILD_MEM };
 	setrlimit(RLIMIT_AS, &as);
 #endif
 }
@@ -355,16 +390,18 @@ static void write_all_fd(int fd, const void *p, size_t n)
 	}
 }
 
-static void child(pid_t parent, int fd, const char *name, const char *text, size_t len, const char *dir)
+static void child(pid_t parent, int fd, int efd, const char *name, const char *text, size_t len, const char *dir)
 {
 	snprintf(scratch, sizeof(scratch), "%s", dir);
-	confine(parent, fd);
+	uint64_t base = vm_bytes("/proc/self/status", "VmSize:");
+	confine(parent, fd, efd, base, len);
+	write_all_fd(3, &base, sizeof(base)); /* first, so the parent can judge a death */
 	struct answer a = { SBUF_INIT, 0 };
 	diag_set_sink(collect, &a);
 	struct header h;
 	int r = header_parse_in(&h, name, text, len, dir);
 	diag_set_sink(NULL, NULL);
-	if (r < 0 && vm_peak() >= HCHILD_MEM / 4 * 3) { /* libclang's recovery turned the limit into a "crash" */
+	if (r < 0 && out_of_memory(2, base, vm_bytes("/proc/self/status", "VmPeak:"))) {
 		sbuf_reset(&a.msgs);
 		a.nmsgs = 0;
 		put_str(&a.msgs, "memory limit"), put_str(&a.msgs, "");
@@ -409,14 +446,9 @@ static enum wait_end read_answer(pid_t pid, int fd, struct sbuf *ans, uint64_t *
 			return W_SIGNAL; /* ^C, SIGTERM, SIGHUP: base/sig.h */
 		if (r < 0 && errno != EINTR)
 			return W_EOF;
-		char *t;
-		size_t tn;
-		if (read_file_max(path, 65536, &t, &tn) == 0) {
-			const char *v = strstr(t, "VmPeak:");
-			if (v && strtoull(v + 7, NULL, 10) * 1024 > *peak)
-				*peak = strtoull(v + 7, NULL, 10) * 1024;
-			free(t);
-		}
+		uint64_t v = vm_bytes(path, "VmPeak:");
+		if (v > *peak)
+			*peak = v;
 		if (r <= 0)
 			continue;
 		char buf[65536];
@@ -432,9 +464,10 @@ static enum wait_end read_answer(pid_t pid, int fd, struct sbuf *ans, uint64_t *
 }
 
 /* Passes on the child's messages; rebuilds the model. 0, or -1 (reported). */
-static int take_answer(struct header *h, const char *name, const char *text, size_t len, const struct sbuf *ans)
+static int take_answer(struct header *h, const char *name, const char *text, size_t len, const char *ans,
+		       size_t alen)
 {
-	struct rd r = { ans->buf, ans->buf + ans->len, false, h };
+	struct rd r = { ans, ans + alen, false, h };
 	uint32_t failed = get_u32(&r);
 	size_t nmsgs = get_count(&r, 8);
 	memset(h, 0, sizeof(*h));
@@ -465,7 +498,7 @@ static int take_answer(struct header *h, const char *name, const char *text, siz
 }
 
 /* One error for a child that did not answer. */
-static int report_death(const char *name, enum wait_end how, int status, uint64_t peak)
+static int report_death(const char *name, enum wait_end how, int status, int efd, uint64_t base, uint64_t peak)
 {
 	if (how == W_TIMEOUT)
 		return err("header parse of '%s' took longer than %d s (stopped)", name, HCHILD_WALL_S);
@@ -473,7 +506,7 @@ static int report_death(const char *name, enum wait_end how, int status, uint64_
 		return err("header parse of '%s': its answer exceeds %zu MiB", name, HCHILD_ANSWER_MAX >> 20);
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
 		return err("header parse of '%s' exceeded the CPU time limit (%d s)", name, HCHILD_CPU_S);
-	if (peak >= HCHILD_MEM / 4 * 3)
+	if (out_of_memory(efd, base, peak))
 		return err("header parse of '%s' exceeded the memory limit (%llu GiB)", name,
 			   (unsigned long long)(HCHILD_MEM >> 30));
 	if (WIFSIGNALED(status))
@@ -486,15 +519,18 @@ static int run_child(struct header *h, const char *name, const char *text, size_
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return err("header parse of '%s': cannot make a pipe: %s", name, strerror(errno));
+	int efd = memfd_create("xsc-header-stderr", MFD_CLOEXEC); /* without one, /dev/null */
 	fflush(stdout), fflush(stderr); /* nothing buffered is written twice */
 	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		close(p[0]), close(p[1]);
+		if (efd >= 0)
+			close(efd);
 		return err("header parse of '%s': cannot fork: %s", name, strerror(errno));
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child(parent, p[1], name, text, len, dir);
+		child(parent, p[1], efd, name, text, len, dir);
 	}
 	close(p[1]);
 	struct sbuf ans = SBUF_INIT;
@@ -506,13 +542,18 @@ static int run_child(struct header *h, const char *name, const char *text, size_
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	uint64_t base = 0; /* the child's first word */
+	if (ans.len >= sizeof(base))
+		memcpy(&base, ans.buf, sizeof(base));
 	int r;
 	if (how == W_SIGNAL)
 		r = sig_interrupt_err();
-	else if (how == W_EOF && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ans.len)
-		r = take_answer(h, name, text, len, &ans);
+	else if (how == W_EOF && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ans.len > sizeof(base))
+		r = take_answer(h, name, text, len, ans.buf + sizeof(base), ans.len - sizeof(base));
 	else
-		r = report_death(name, how, status, peak);
+		r = report_death(name, how, status, efd, base, peak);
+	if (efd >= 0)
+		close(efd);
 	sbuf_release(&ans);
 	return r;
 }
