@@ -257,10 +257,12 @@ static void on_line(char *line)
 static void drop_line(void)
 {
 	rl_free_line_state();
-	rl_callback_sigcleanup();
-	rl_replace_line("", 0);
+	rl_callback_sigcleanup(); /* leaves a search (C-r) or a numeric argument */
+	rl_point = rl_end;        /* the ^C goes after the whole line, not over it */
+	rl_redisplay();
 	fputs("^C", rl_outstream);
 	rl_crlf();
+	rl_replace_line("", 0);
 	rl_on_new_line();
 	rl_redisplay();
 }
