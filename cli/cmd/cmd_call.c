@@ -38,6 +38,17 @@ static struct structbuf *buffer_for(struct session *s, const struct syscall *sc)
 	return b;
 }
 
+/* A live call made with --unsafe says so, and names each check that would have refused it. */
+static void print_unsafe(struct out *o, const struct call_plan *plan)
+{
+	if (!plan->unsafe)
+		return;
+	out_text(o, "  note: --unsafe: the sandbox's argument checks were lifted%s\n",
+		 plan->lifted.len ? "" : " (none of them refused this call)");
+	for (const char *p = plan->lifted.buf; *p; p += strcspn(p, "\n") + 1)
+		out_text(o, "  note: --unsafe allowed: %.*s\n", (int)strcspn(p, "\n"), p);
+}
+
 static void print_outcome(struct session *s, const struct syscall *sc, const struct call_plan *plan,
 			  const struct outcome *o, const struct explanation *ex, const char *target)
 {
@@ -54,6 +65,7 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 		else
 			out_text(o_, "  %sreturned %ld%s\n", out_color(o_, OC_GREEN), o->ret, out_color(o_, OC_RESET));
 	}
+	print_unsafe(o_, plan);
 	for (const char *p = ex->text.buf; *p;) {
 		const char *nl = strchr(p, '\n');
 		out_text(o_, "  why: %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
@@ -119,6 +131,16 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	}
 	out_end(o_);
 	out_u64(o_, "elapsed_us", o->elapsed_us);
+	if (plan->unsafe) {
+		out_bool(o_, "unsafe", true);
+		out_arr(o_, "lifted");
+		for (const char *p = plan->lifted.buf; *p; p += strcspn(p, "\n") + 1) {
+			char *line = xstrndup(p, strcspn(p, "\n"));
+			out_str(o_, NULL, line);
+			free(line);
+		}
+		out_end(o_);
+	}
 	out_end(o_);
 	sbuf_release(&line);
 	sbuf_release(&wb);
@@ -200,7 +222,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		memcpy(pb->data, o.pointed[k], pb->len);
 	}
 	/* the buffer now holds what the kernel left in it, as a program would see it */
-	if (sb && plan.buf_arg >= 0 && o.stage == OS_CALLED)
+	if (sb && plan.buf_arg >= 0 && !plan.buf_override && o.stage == OS_CALLED)
 		memcpy(sb->data, o.after, o.len < sb->len ? o.len : sb->len);
 	outcome_release(&s->last);
 	s->last = o;

@@ -16,6 +16,8 @@
 #include "base/diag.h"
 #include "base/sig.h"
 #include "kernel/sandbox.h"
+#include "kernel/systable.h"
+#include "kernel/trust.h"
 #include "model/value.h"
 #include "base/banned.h"
 
@@ -38,6 +40,10 @@ static long arch_nr(const struct syscall *sc)
 bool invoke_supported(const struct syscall *sc, const char **why)
 {
 	static const char *const process_makers[] = { "fork", "vfork", "clone", NULL };
+	if (sc->designed) {
+		*why = "it is a designed syscall that no kernel has";
+		return false;
+	}
 	for (const char *const *p = process_makers; *p; p++)
 		if (!strcmp(sc->name, *p)) {
 			*why = "it would run a second copy of xsc; call clone3, whose child xsc makes exit at once";
@@ -45,6 +51,10 @@ bool invoke_supported(const struct syscall *sc, const char **why)
 		}
 	if (arch_nr(sc) < 0) {
 		*why = "it does not exist on this architecture";
+		return false;
+	}
+	if (!systable_find(sc->name)) {
+		*why = "this build of xsc does not know its syscall number";
 		return false;
 	}
 	return true;
@@ -58,6 +68,8 @@ static enum prep_kind prep_for(const struct syscall *sc)
 		return PREP_UFFD;
 	if (!strcmp(sc->name, "IORING_REGISTER_PROBE"))
 		return PREP_IOURING;
+	if (!strcmp(sc->name, "cachestat"))
+		return PREP_DIR;
 	return PREP_NONE;
 }
 
@@ -70,51 +82,30 @@ static const char *find_override(int nover, char **over, const char *name)
 	return NULL;
 }
 
-/* A path escapes the sandbox when it is absolute or climbs with "..". */
-static bool escapes(const char *path)
+static const char *role_what(enum arg_role r)
 {
-	if (path[0] == '/')
-		return true;
-	for (const char *p = path; *p;) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return true;
-		p += n + (e ? 1 : 0);
+	switch (r) {
+	case AR_FD: return "a descriptor";
+	case AR_PID: return "a pid";
+	case AR_CMD: return "a command";
+	default: return "a number";
 	}
-	return false;
 }
 
-/* Does this call, with these arguments, write to the file system? */
-static bool writes_files(const struct syscall *sc, const struct call_plan *plan)
+/* Bytes for a struct or buffer argument: guarded like the session's buffer, so the kernel
+ * reads zeros up to the page end, then faults, and never xsc's heap. */
+static void *guarded_copy(const void *bytes, size_t n, size_t len, size_t *map_len)
 {
-	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "open_tree_attr",
-					       "statmount", "listmount", NULL };
-	for (const char *const *p = readers; *p; p++)
-		if (!strcmp(sc->name, *p))
-			return false;
-	if (!strcmp(sc->name, "openat2") && plan->buf) {
-		uint64_t flags;
-		memcpy(&flags, plan->buf, 8);
-		return flags & (01 | 02 | 0100 | 01000 | 02000 | 020000000); /* WRONLY RDWR CREAT TRUNC APPEND TMPFILE */
-	}
-	return true;
+	unsigned char *p = invoke_map_guarded(n > len ? n : len, map_len);
+	memcpy(p, bytes, n);
+	return p;
 }
 
-static bool harmless_bpf(const struct catalog *cat, uint64_t cmd)
-{
-	const struct flagset *fs = catalog_find_flagset(cat, "bpf_cmd");
-	for (size_t i = 0; fs && i < fs->nflags; i++) {
-		size_t n = strlen(fs->flags[i].name);
-		if (fs->flags[i].value == cmd && n > 12 && !strcmp(fs->flags[i].name + n - 12, "_GET_NEXT_ID"))
-			return true;
-	}
-	return false;
-}
-
+/* Sets argument i from text; *text_len gets the length of a "string" value (else 0). */
 static int arg_value(const struct catalog *cat, const struct sarg *a, const char *text, bool raw_path,
-		     struct call_plan *plan, int i)
+		     struct call_plan *plan, int i, size_t *text_len)
 {
+	*text_len = 0;
 	if (raw_path && text[0] != '"') {
 		plan->strings[i] = xstrdup(text);
 		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
@@ -123,19 +114,25 @@ static int arg_value(const struct catalog *cat, const struct sarg *a, const char
 	struct value v;
 	if (value_parse(cat, a->flagset, text, &v) < 0)
 		return err("argument '%s' of %s: cannot use '%s'", a->name, plan->sc->name, text);
-	if (v.kind == VK_STRING) {
+	int r = 0;
+	if (v.kind == VK_STRING && (a->role == AR_STRUCT || a->role == AR_PTR)) {
+		plan->strings[i] = guarded_copy(v.text, v.text_len, v.text_len + 1, &plan->string_map[i]);
+		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
+		*text_len = v.text_len;
+	} else if (v.kind == VK_STRING && a->role == AR_PATH) {
 		plan->strings[i] = xmalloc(v.text_len + 1);
 		memcpy(plan->strings[i], v.text, v.text_len);
 		plan->strings[i][v.text_len] = '\0';
 		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
+	} else if (v.kind == VK_STRING) {
+		r = err("argument '%s' of %s is %s; a \"string\" does not fit it", a->name, plan->sc->name, role_what(a->role));
 	} else if (v.kind == VK_INT) {
 		plan->args[i] = v.bits;
 	} else {
-		value_release(&v);
-		return err("argument '%s': &BUFFER is only for struct fields", a->name);
+		r = err("argument '%s': &BUFFER is only for struct fields", a->name);
 	}
 	value_release(&v);
-	return 0;
+	return r;
 }
 
 void *invoke_map_guarded(size_t len, size_t *map_len)
@@ -181,28 +178,9 @@ static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *b
 	return 0;
 }
 
-int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
-		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
-		struct call_plan *plan)
+/* Every override names an argument of sc. */
+static int check_override_names(const struct syscall *sc, int nover, char **over)
 {
-	const char *why;
-	memset(plan, 0, sizeof(*plan));
-	sbuf_init(&plan->notes);
-	plan->sc = sc;
-	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
-	plan->timeout_ms = timeout_ms;
-	plan->live = true;
-	bool unsafe = flags & (PLAN_UNSAFE | PLAN_SIM);
-	if (!(flags & PLAN_SIM) && !sc->designed && !invoke_supported(sc, &why))
-		return err("cannot call %s live: %s", sc->name, why);
-	plan->nr = arch_nr(sc);
-	plan->prep = prep_for(sc);
-	plan->ns = !strcmp(sc->safety, "namespace");
-	plan->clone3 = !strcmp(sc->name, "clone3");
-	plan->rseq_unregister = !strcmp(sc->name, "rseq");
-	if (sc->nargs > 6)
-		return err("%s has more than six arguments", sc->name);
-	plan->nargs = (int)sc->nargs;
 	for (int i = 0; i < nover; i++) {
 		const char *eq = strchr(over[i], '=');
 		bool known = false;
@@ -219,6 +197,180 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 			return r;
 		}
 	}
+	return 0;
+}
+
+/* Would argument a carry the session's buffer? */
+static bool takes_buffer(const struct sarg *a, const struct structbuf *sb, const struct call_plan *plan)
+{
+	return sb && plan->buf_arg < 0 && (a->role == AR_STRUCT || a->role == AR_PTR) &&
+	       (a->st == sb->st || (a->role == AR_STRUCT && !a->st));
+}
+
+/* ARG="bytes" for the call's own struct: the bytes become the buffer, zero-filled to the
+ * session buffer's length, so the checks and the kernel read the same memory. */
+static void adopt_override(struct call_plan *plan, int i, size_t text_len, const struct structbuf *sb)
+{
+	size_t map_len;
+	unsigned char *p = guarded_copy(plan->strings[i], text_len, sb->len, &map_len);
+	munmap(plan->strings[i], plan->string_map[i]);
+	plan->strings[i] = NULL;
+	plan->string_map[i] = 0;
+	if (plan->buf)
+		munmap(plan->buf, plan->map_len);
+	plan->buf = p;
+	plan->map_len = map_len;
+	plan->buflen = text_len > sb->len ? text_len : sb->len;
+	plan->buf_arg = i;
+	plan->buf_override = true;
+	plan->args[i] = (uint64_t)(uintptr_t)p;
+}
+
+static int override_arg(const struct catalog *cat, const struct sarg *a, const char *text, const struct structbuf *sb,
+			struct call_plan *plan, int i)
+{
+	size_t text_len;
+	bool buffer = takes_buffer(a, sb, plan);
+	if (arg_value(cat, a, text, a->role == AR_PATH, plan, i, &text_len) < 0)
+		return -1;
+	if (buffer && plan->string_map[i])
+		adopt_override(plan, i, text_len, sb);
+	if (a->role == AR_SIZE)
+		plan->size = plan->args[i];
+	return 0;
+}
+
+static uint64_t ioctl_request(const struct syscall *sc, uint64_t size)
+{
+	unsigned dir = !strcmp(sc->ioctl_dir, "rw") ? 3 : !strcmp(sc->ioctl_dir, "r") ? 2 : !strcmp(sc->ioctl_dir, "w") ? 1 : 0;
+	return ((uint64_t)dir << 30) | (size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
+}
+
+/* An argument no override names: the buffer, an output buffer, the size, a prepared
+ * descriptor, an ioctl's request, or the catalogue's default. */
+static int default_arg(const struct catalog *cat, const struct sarg *a, const struct structbuf *sb,
+		       struct call_plan *plan, int i)
+{
+	const struct syscall *sc = plan->sc;
+	size_t text_len;
+	switch (a->role) {
+	case AR_STRUCT:
+	case AR_PTR:
+		if (takes_buffer(a, sb, plan)) {
+			plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
+			plan->buf_arg = i;
+		} else if (a->def) {
+			return arg_value(cat, a, a->def, false, plan, i, &text_len);
+		} else if (plan->extra_arg < 0) {
+			plan->extra_len = a->st && a->st->size > EXTRA_LEN ? a->st->size : EXTRA_LEN;
+			plan->extra = invoke_map_guarded(plan->extra_len, &plan->extra_map);
+			plan->extra_arg = i;
+			plan->args[i] = (uint64_t)(uintptr_t)plan->extra;
+		}
+		return 0;
+	case AR_SIZE:
+		if (sc->size_where == SW_POINTER) {
+			/* with no struct buffer the size describes the output buffer */
+			plan->size_cell = (uint32_t)(sb ? plan->size : EXTRA_LEN);
+			plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
+		} else {
+			plan->args[i] = plan->size;
+		}
+		return 0;
+	case AR_FD:
+		if (!a->def && plan->prep != PREP_NONE) {
+			plan->prep_arg = i;
+			return 0;
+		}
+		break;
+	case AR_CMD:
+		if (sc->is_ioctl && sc->size_where == SW_IOCTL) {
+			if (plan->size > 0x3fff)
+				return err("size %llu cannot be encoded in an ioctl number (14 bits: at most 16383)",
+					   (unsigned long long)plan->size);
+			plan->args[i] = ioctl_request(sc, plan->size);
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	if (a->def && arg_value(cat, a, a->def, a->role == AR_PATH && a->def[0] != '"', plan, i, &text_len) < 0)
+		return -1;
+	return 0;
+}
+
+/* Nothing outside the sandbox changes unless asked: with --unsafe the checks that would
+ * have refused are kept, to be shown with the call. */
+static int plan_trust(struct call_plan *plan, const struct sysent *se, bool unsafe)
+{
+	struct sbuf why = SBUF_INIT;
+	size_t n = trust_args(plan, se, &why);
+	if (n && !unsafe) {
+		/* one line per argument, as one message: "A; and B" */
+		struct sbuf msg = SBUF_INIT;
+		for (const char *p = why.buf; *p;) {
+			size_t len = strcspn(p, "\n");
+			sbuf_addf(&msg, "%s%.*s", p == why.buf ? "" : "; and ", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+		err("refusing: %s; --unsafe allows it", msg.buf);
+		sbuf_release(&msg);
+		sbuf_release(&why);
+		return -1;
+	}
+	plan->unsafe = unsafe;
+	sbuf_release(&plan->lifted);
+	plan->lifted = why;
+	return 0;
+}
+
+/* clone3 with CLONE_VM and no stack: the child would run on xsc's own stack. */
+static void supply_stack(struct call_plan *plan)
+{
+	uint64_t flags, stack;
+	memcpy(&flags, plan->buf, 8);
+	memcpy(&stack, plan->buf + 40, 8);
+	if (!(flags & CLONE_VM_FLAG) || stack)
+		return;
+	plan->stack_len = STACK_LEN;
+	plan->stack = mmap(NULL, STACK_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (plan->stack == MAP_FAILED)
+		die("out of memory (stack)");
+	uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
+	memcpy(plan->buf + 40, &s, 8);
+	memcpy(plan->buf + 48, &l, 8);
+	sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
+}
+
+int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
+		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
+		struct call_plan *plan)
+{
+	const char *why;
+	const struct sysent *se = NULL;
+	memset(plan, 0, sizeof(*plan));
+	sbuf_init(&plan->notes);
+	sbuf_init(&plan->lifted);
+	plan->sc = sc;
+	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
+	plan->timeout_ms = timeout_ms;
+	plan->live = true;
+	bool live = !(flags & PLAN_SIM);
+	if (live && !invoke_supported(sc, &why))
+		return err("cannot call %s live: %s", sc->name, why);
+	if (live && trust_interface(sc, &se) < 0)
+		return -1;
+	plan->nr = se ? se->nr : arch_nr(sc);
+	plan->prep = prep_for(sc);
+	plan->ns = !strcmp(sc->safety, "namespace");
+	plan->clone3 = !strcmp(sc->name, "clone3");
+	plan->rseq_unregister = !strcmp(sc->name, "rseq");
+	if (sc->nargs > 6)
+		return err("%s has more than six arguments", sc->name);
+	plan->nargs = (int)sc->nargs;
+	if (check_override_names(sc, nover, over) < 0)
+		return -1;
 	if (sb && sc->st && sb->st != sc->st) {
 		bool other_struct_arg = false;
 		for (size_t k = 0; k < sc->nargs; k++)
@@ -229,95 +381,15 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	}
 	if (sb && plan_buffer(sb, bufs, plan) < 0)
 		return -1;
-
 	for (int i = 0; i < plan->nargs; i++) {
-		const struct sarg *a = &sc->args[i];
-		const char *text = find_override(nover, over, a->name);
-		if (text) {
-			if (arg_value(cat, a, text, a->role == AR_PATH, plan, i) < 0)
-				return -1;
-			if (a->role == AR_STRUCT && sb && (sb->st == a->st || !a->st))
-				plan->buf_arg = -1; /* the user pointed it elsewhere */
-			if (a->role == AR_SIZE)
-				plan->size = plan->args[i];
-			continue;
-		}
-		switch (a->role) {
-		case AR_STRUCT:
-		case AR_PTR:
-			if (sb && plan->buf_arg < 0 && (a->st == sb->st || (a->role == AR_STRUCT && !a->st))) {
-				plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
-				plan->buf_arg = i;
-			} else if (a->def) {
-				if (arg_value(cat, a, a->def, false, plan, i) < 0)
-					return -1;
-			} else if (plan->extra_arg < 0) {
-				plan->extra_len = a->st && a->st->size > EXTRA_LEN ? a->st->size : EXTRA_LEN;
-				plan->extra = xcalloc(1, plan->extra_len);
-				plan->extra_arg = i;
-				plan->args[i] = (uint64_t)(uintptr_t)plan->extra;
-			}
-			break;
-		case AR_SIZE:
-			if (sc->size_where == SW_POINTER) {
-				/* with no struct buffer the size describes the output buffer */
-				plan->size_cell = (uint32_t)(sb ? plan->size : EXTRA_LEN);
-				plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
-			} else {
-				plan->args[i] = plan->size;
-			}
-			break;
-		case AR_FD:
-			if (!a->def && plan->prep != PREP_NONE) {
-				plan->prep_arg = i;
-				break;
-			}
-			/* fall through */
-		default:
-			if (a->role == AR_CMD && sc->is_ioctl && sc->size_where == SW_IOCTL) {
-				if (plan->size > 0x3fff)
-					return err("size %llu cannot be encoded in an ioctl number (14 bits: at most 16383)",
-						   (unsigned long long)plan->size);
-				unsigned dir = !strcmp(sc->ioctl_dir, "rw") ? 3 : !strcmp(sc->ioctl_dir, "r") ? 2 :
-					       !strcmp(sc->ioctl_dir, "w") ? 1 : 0;
-				plan->args[i] = ((uint64_t)dir << 30) | (plan->size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
-				break;
-			}
-			if (a->def && arg_value(cat, a, a->def, a->role == AR_PATH && a->def[0] != '"', plan, i) < 0)
-				return -1;
-			break;
-		}
+		const char *text = find_override(nover, over, sc->args[i].name);
+		if ((text ? override_arg(cat, &sc->args[i], text, sb, plan, i) : default_arg(cat, &sc->args[i], sb, plan, i)) < 0)
+			return -1;
 	}
-
-	/* nothing outside the sandbox changes unless asked */
-	for (int i = 0; i < plan->nargs && !unsafe; i++) {
-		const struct sarg *a = &sc->args[i];
-		if (a->role == AR_PATH && plan->strings[i] && escapes(plan->strings[i]) && writes_files(sc, plan))
-			return err("refusing: %s would write to '%s', outside the sandbox; add --unsafe to allow it",
-				   sc->name, plan->strings[i]);
-		if (a->role == AR_PID && plan->args[i] && strcmp(sc->name, "perf_event_open") && strcmp(sc->name, "sched_getattr"))
-			return err("refusing: %s on pid %lld would change another process; pid 0 (the sandboxed child) is safe, --unsafe allows others",
-				   sc->name, (long long)plan->args[i]);
-		if (!strcmp(sc->safety, "privileged") && a->role == AR_CMD && !strcmp(sc->name, "bpf") &&
-		    !harmless_bpf(cat, plan->args[i]))
-			return err("refusing: bpf command %llu is not one xsc knows to be harmless (the *_GET_NEXT_ID queries); add --unsafe",
-				   (unsigned long long)plan->args[i]);
-	}
-	if (plan->clone3 && plan->buf && plan->buflen >= 48) {
-		uint64_t flags, stack;
-		memcpy(&flags, plan->buf, 8);
-		memcpy(&stack, plan->buf + 40, 8);
-		if ((flags & CLONE_VM_FLAG) && !stack) {
-			plan->stack_len = STACK_LEN;
-			plan->stack = mmap(NULL, STACK_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (plan->stack == MAP_FAILED)
-				die("out of memory (stack)");
-			uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
-			memcpy(plan->buf + 40, &s, 8);
-			memcpy(plan->buf + 48, &l, 8);
-			sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
-		}
-	}
+	if (se && plan_trust(plan, se, flags & PLAN_UNSAFE) < 0)
+		return -1;
+	if (plan->clone3 && plan->buf && plan->buflen >= 48)
+		supply_stack(plan);
 	return 0;
 }
 
@@ -327,12 +399,18 @@ void invoke_plan_release(struct call_plan *plan)
 		munmap(plan->buf, plan->map_len);
 	if (plan->stack)
 		munmap(plan->stack, plan->stack_len);
-	free(plan->extra);
-	for (int i = 0; i < 6; i++)
-		free(plan->strings[i]);
+	if (plan->extra)
+		munmap(plan->extra, plan->extra_map);
+	for (int i = 0; i < 6; i++) {
+		if (plan->string_map[i])
+			munmap(plan->strings[i], plan->string_map[i]);
+		else
+			free(plan->strings[i]);
+	}
 	for (size_t i = 0; i < plan->ncopies; i++)
 		free(plan->copies[i]);
 	sbuf_release(&plan->notes);
+	sbuf_release(&plan->lifted);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -418,6 +496,8 @@ long invoke_prep(enum prep_kind k, int *err)
 		unsigned char params[120];
 		memset(params, 0, sizeof(params));
 		fd = syscall(SYS_io_uring_setup, 1, params);
+	} else if (k == PREP_DIR) {
+		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the sandbox itself */
 	}
 	*err = fd < 0 ? errno : 0;
 	return fd;
@@ -425,7 +505,7 @@ long invoke_prep(enum prep_kind k, int *err)
 
 const char *invoke_prep_name(enum prep_kind k)
 {
-	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)" };
+	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)", "open(\"sandbox\")" };
 	return names[k];
 }
 

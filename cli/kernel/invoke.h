@@ -13,7 +13,7 @@
 #include "model/outcome.h"
 #include "model/structbuf.h"
 
-enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING };
+enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR };
 
 struct call_plan {
 	const struct syscall *sc;
@@ -24,11 +24,12 @@ struct call_plan {
 	size_t buflen, map_len;
 	int buf_arg;             /* the argument that points at buf, or -1 */
 	uint64_t size;           /* what the kernel reads as the size */
-	unsigned char *extra;    /* output buffer for another pointer argument */
-	size_t extra_len;
+	unsigned char *extra;    /* output buffer for another pointer argument, guarded like buf */
+	size_t extra_len, extra_map;
 	int extra_arg;
 	uint32_t size_cell;      /* size passed through a pointer (lsm calls) */
 	char *strings[6];        /* path and name strings the arguments point at */
+	size_t string_map[6];    /* nonzero: strings[i] is a guarded mapping of this length */
 	void *copies[8];         /* copies of buffers that &NAME pointers point at */
 	size_t copy_len[8];
 	const char *copy_name[8]; /* the buffers they copy (the plan's caller owns the names) */
@@ -41,6 +42,9 @@ struct call_plan {
 	bool live;               /* may run again (explain's follow-up calls) */
 	unsigned timeout_ms;
 	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
+	bool buf_override;       /* buf holds an ARG="bytes" override, not the session's buffer */
+	bool unsafe;             /* a live call whose argument checks --unsafe lifted */
+	struct sbuf lifted;      /* the checks it lifted, a line each */
 };
 
 struct buffer_lookup {
@@ -53,8 +57,11 @@ enum plan_flags {
 	PLAN_SIM = 1 << 1,    /* for the simulator: nothing runs, the call need not exist here */
 };
 
-/* Builds a plan. over[] are "NAME=VALUE" overrides. Reports and returns -1 on bad input or
- * when the call could change something outside the sandbox without PLAN_UNSAFE. */
+/* Builds a plan. over[] are "NAME=VALUE" overrides; a "string" for a struct or buffer
+ * argument is copied into guarded memory (for the call's own struct, it becomes buf) and
+ * checked like the buffer. Reports and returns -1 on bad input, when the catalogue's entry
+ * is not the call this build makes (kernel/trust.h), or when an argument could reach
+ * outside the sandbox without PLAN_UNSAFE. */
 int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
 		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
 		struct call_plan *plan);

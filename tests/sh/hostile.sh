@@ -63,7 +63,7 @@ b'"
 case_ "a path climbing out, for writing" 1 "outside the sandbox" -- $XSC $D -c 'new openat2; set flags O_WRONLY|O_CREAT; call openat2 pathname=../../etc/xsc-test'
 case_ "an absolute path, for writing" 1 "outside the sandbox" -- $XSC $D -c 'new openat2; set flags O_TRUNC|O_RDWR; call openat2 pathname=/etc/passwd'
 case_ "a very long path" 0 "ENAMETOOLONG" -- $XSC $D -c "new openat2; call openat2 pathname=$(head -c 5000 /dev/zero | tr '\0' 'x')"
-case_ "another pid" 1 "would change another process" -- $XSC $D -c 'new sched_setattr; call sched_setattr pid=1'
+case_ "another pid" 1 "argument 'pid' = 1 is another process" -- $XSC $D -c 'new sched_setattr; call sched_setattr pid=1'
 case_ "a bpf command that changes things" 1 "not one xsc knows to be harmless" -- $XSC $D -c 'new bpf; call bpf cmd=BPF_PROG_LOAD'
 # options
 case_ "--timeout 0" 2 "--timeout takes milliseconds" -- $XSC $D --timeout 0 list

@@ -1,0 +1,140 @@
+#include "kernel/systable.h"
+#include <string.h>
+#include <sys/syscall.h>
+#include "model/catalog.h"
+#include "base/banned.h"
+
+/* Numbers come from <sys/syscall.h> (the kernel's asm/unistd.h) where the build's headers
+ * have them. Calls newer than those headers get their numbers here, from the kernel's own
+ * tables: arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h
+ * (aarch64). From 424 on, every architecture but alpha, mips and ia64 shares one number, so
+ * one value serves x86_64 and aarch64 alike. */
+#ifndef SYS_cachestat
+#define SYS_cachestat 451 /* 6.5 */
+#endif
+#ifndef SYS_statmount
+#define SYS_statmount 457 /* 6.8 */
+#endif
+#ifndef SYS_listmount
+#define SYS_listmount 458 /* 6.8 */
+#endif
+#ifndef SYS_lsm_get_self_attr
+#define SYS_lsm_get_self_attr 459 /* 6.8 */
+#endif
+#ifndef SYS_lsm_set_self_attr
+#define SYS_lsm_set_self_attr 460
+#endif
+#ifndef SYS_lsm_list_modules
+#define SYS_lsm_list_modules 461
+#endif
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463 /* 6.13 */
+#endif
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+#ifndef SYS_open_tree_attr
+#define SYS_open_tree_attr 467 /* 6.15 */
+#endif
+#ifndef SYS_file_getattr
+#define SYS_file_getattr 468 /* 6.17 */
+#endif
+#ifndef SYS_file_setattr
+#define SYS_file_setattr 469
+#endif
+
+/* The commands of a multiplexer that only read (uapi values, not the catalogue's names):
+ * bpf's *_GET_NEXT_ID queries (include/uapi/linux/bpf.h) and the io_uring_register opcode
+ * each catalogue entry stands for (include/uapi/linux/io_uring.h). */
+static const uint32_t bpf_next_id[] = { 11 /* PROG */, 12 /* MAP */, 23 /* BTF */, 31 /* LINK */ };
+static const uint32_t ioring_query[] = { 35 };
+static const uint32_t ioring_probe[] = { 8 };
+#define CMDS(a) a, sizeof(a) / sizeof((a)[0])
+/* _IOWR(type, nr, 0): the size bits are the call's own */
+#define IOWR(type, nr) ((3U << 30) | ((uint32_t)(type) << 8) | (nr))
+
+#if defined(__x86_64__) || defined(__aarch64__)
+static const struct sysent table[] = {
+	{ "bpf", SYS_bpf, "can", CMDS(bpf_next_id), 0 },
+	{ "cachestat", SYS_cachestat, "faan", NULL, 0, 0 },
+	{ "clone3", SYS_clone3, "an", NULL, 0, 0 },
+	{ "clone", SYS_clone, "naaan", NULL, 0, 0 },
+#ifdef SYS_fork
+	{ "fork", SYS_fork, "", NULL, 0, 0 },
+	{ "vfork", SYS_vfork, "", NULL, 0, 0 },
+	{ "rename", SYS_rename, "pp", NULL, 0, 0 },
+#endif
+	{ "file_getattr", SYS_file_getattr, "fpann", NULL, 0, 0 },
+	{ "file_setattr", SYS_file_setattr, "fpann", NULL, 0, 0 },
+	{ "io_uring_setup", SYS_io_uring_setup, "na", NULL, 0, 0 },
+	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, "fcan", CMDS(ioring_query), 0 },
+	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, "fcan", CMDS(ioring_probe), 0 },
+	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, "ann", NULL, 0, 0 },
+	{ "renameat", SYS_renameat, "fpfp", NULL, 0, 0 },
+	{ "renameat2", SYS_renameat2, "fpfpn", NULL, 0, 0 },
+	{ "lsm_get_self_attr", SYS_lsm_get_self_attr, "nann", NULL, 0, 0 },
+	{ "lsm_set_self_attr", SYS_lsm_set_self_attr, "nann", NULL, 0, 0 },
+	{ "lsm_list_modules", SYS_lsm_list_modules, "ann", NULL, 0, 0 },
+	{ "mount_setattr", SYS_mount_setattr, "fpnan", NULL, 0, 0 },
+	{ "open_tree_attr", SYS_open_tree_attr, "fpnan", NULL, 0, 0 },
+	{ "openat2", SYS_openat2, "fpan", NULL, 0, 0 },
+	/* pid -1 with a cpu counts every process there; the kernel refuses sigtrap without a
+	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */
+	{ "perf_event_open", SYS_perf_event_open, "aInfn", NULL, 0, 0 },
+	{ "PIDFD_GET_INFO", SYS_ioctl, "fca", NULL, 0, IOWR(0xFF, 11) }, /* linux/pidfd.h */
+	{ "rseq", SYS_rseq, "annn", NULL, 0, 0 },
+	{ "sched_setattr", SYS_sched_setattr, "ian", NULL, 0, 0 },
+	{ "sched_getattr", SYS_sched_getattr, "iann", NULL, 0, 0 },
+	{ "statmount", SYS_statmount, "aann", NULL, 0, 0 },
+	{ "listmount", SYS_listmount, "aann", NULL, 0, 0 },
+	{ "statx", SYS_statx, "fpnna", NULL, 0, 0 },
+	{ "UFFDIO_API", SYS_ioctl, "fca", NULL, 0, IOWR(0xAA, 0x3F) }, /* linux/userfaultfd.h */
+	{ "userfaultfd", SYS_userfaultfd, "n", NULL, 0, 0 },
+	{ "setxattrat", SYS_setxattrat, "fpnaan", NULL, 0, 0 },
+	{ "getxattrat", SYS_getxattrat, "fpnaan", NULL, 0, 0 },
+};
+#else
+static const struct sysent table[] = { { NULL, -1, "", NULL, 0, 0 } };
+#endif
+
+const struct sysent *systable_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (table[i].name && !strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
+const char *systable_arch(void)
+{
+#if defined(__x86_64__)
+	return "x86_64";
+#elif defined(__aarch64__)
+	return "aarch64";
+#else
+	return "this architecture";
+#endif
+}
+
+const char *systable_source(void)
+{
+#if defined(__aarch64__)
+	return "include/uapi/asm-generic/unistd.h";
+#else
+	return "arch/x86/entry/syscalls/syscall_64.tbl";
+#endif
+}
+
+char systable_class(int role)
+{
+	static const char classes[] = {
+		[AR_FD] = 'f', [AR_PATH] = 'p', [AR_STRUCT] = 'a', [AR_SIZE] = 'n', [AR_FLAGS] = 'n',
+		[AR_PID] = 'i', [AR_INT] = 'n', [AR_PTR] = 'a', [AR_CMD] = 'c',
+	};
+	return role >= 0 && (size_t)role < sizeof(classes) ? classes[role] : '?';
+}
+
+uint32_t systable_ioctl_bits(uint64_t request)
+{
+	return (uint32_t)request & ~(0x3fffU << 16);
+}

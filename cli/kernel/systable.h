@@ -1,0 +1,32 @@
+/* systable: what this build itself knows about each interface it may call live. The
+ * catalogue comes from outside (--data, XSC_DATA, an import), so it may describe calls but
+ * never decide what runs: the syscall number, the class of every argument, the commands a
+ * multiplexer may be given and the request an ioctl entry encodes all come from here. */
+#ifndef XSC_SYSTABLE_H
+#define XSC_SYSTABLE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* One letter per argument, in order:
+ *   f  a descriptor          p  a path              a  an address (struct or buffer)
+ *   i  a pid (0: the caller)  I  a pid where -1 means every process on a cpu, count-only
+ *   c  a command or request  n  a number (size, flags, int) */
+struct sysent {
+	const char *name;      /* the catalogue's name for the interface */
+	long nr;               /* the syscall it enters on this architecture */
+	const char *args;
+	const uint32_t *cmds;  /* for a 'c' argument of a multiplexer: the commands known harmless */
+	size_t ncmds;
+	uint32_t ioctl;        /* for an ioctl: _IOC(dir, type, nr, 0); the size bits are the call's */
+};
+
+/* NULL when this build does not know the interface (or it is not on this architecture). */
+const struct sysent *systable_find(const char *name);
+/* The architecture the table is for ("x86_64", "aarch64"), and where its numbers come from. */
+const char *systable_arch(void);
+const char *systable_source(void);
+/* The argument class letter of a catalogue role (enum arg_role). */
+char systable_class(int role);
+/* The request bits an ioctl number has apart from its size field. */
+uint32_t systable_ioctl_bits(uint64_t request);
+#endif

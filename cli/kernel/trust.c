@@ -1,0 +1,176 @@
+#include "kernel/trust.h"
+#include <stdint.h>
+#include <string.h>
+#include "base/diag.h"
+#include "kernel/invoke.h"
+#include "base/banned.h"
+
+#define AT_FDCWD_VALUE (-100)
+
+static long catalogue_nr(const struct syscall *sc)
+{
+#if defined(__aarch64__)
+	return sc->nr_aarch64;
+#else
+	return sc->nr_x86_64;
+#endif
+}
+
+static unsigned ioctl_dir(const char *dir)
+{
+	return !strcmp(dir, "rw") ? 3 : !strcmp(dir, "r") ? 2 : !strcmp(dir, "w") ? 1 : 0;
+}
+
+static int check_classes(const struct syscall *sc, const struct sysent *se)
+{
+	char got[8] = "";
+	bool same = sc->nargs == strlen(se->args) && sc->nargs < sizeof(got);
+	for (size_t i = 0; i < sc->nargs && i + 1 < sizeof(got); i++) {
+		got[i] = systable_class(sc->args[i].role);
+		char want = se->args[i] == 'I' ? 'i' : se->args[i];
+		same &= got[i] == want;
+	}
+	if (!same)
+		return err("refusing: the catalogue's arguments of %s (classes '%s') are not the ones this build calls it with ('%s')",
+			   sc->name, got, se->args);
+	return 0;
+}
+
+int trust_interface(const struct syscall *sc, const struct sysent **se)
+{
+	*se = systable_find(sc->name);
+	if (!*se)
+		return err("cannot call %s live: this build of xsc does not know its syscall number on %s, and a catalogue cannot add live calls; 'target sim VERSION' answers it",
+			   sc->name, systable_arch());
+	long nr = catalogue_nr(sc);
+	if (nr != (*se)->nr)
+		return err("refusing: the catalogue gives %s the number %ld on %s, but it is %ld (%s); a catalogue cannot make a call run another syscall",
+			   sc->name, nr, systable_arch(), (*se)->nr, systable_source());
+	if (sc->is_ioctl != ((*se)->ioctl != 0))
+		return err("refusing: the catalogue %s %s an ioctl, and this build knows otherwise", sc->is_ioctl ? "makes" : "does not make", sc->name);
+	if (sc->is_ioctl) {
+		uint32_t bits = (ioctl_dir(sc->ioctl_dir) << 30) | (sc->ioctl_type << 8) | sc->ioctl_nr;
+		if (bits != (*se)->ioctl)
+			return err("refusing: the catalogue encodes %s as ioctl request %#x, but it is %#x (any size)",
+				   sc->name, bits, (*se)->ioctl);
+	}
+	return check_classes(sc, *se);
+}
+
+/* A path escapes the sandbox when it is absolute or climbs with "..". */
+static bool escapes(const char *path)
+{
+	if (path[0] == '/')
+		return true;
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return true;
+		p += n + (e ? 1 : 0);
+	}
+	return false;
+}
+
+/* Does this call, with these arguments, write to the file system? The names are the
+ * build's (trust_interface bound each to its number). openat2 is read in the bytes the
+ * kernel will read: the buffer, or the override that replaced it. */
+static bool writes_files(const struct call_plan *plan)
+{
+	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "open_tree_attr",
+					       "statmount", "listmount", NULL };
+	for (const char *const *p = readers; *p; p++)
+		if (!strcmp(plan->sc->name, *p))
+			return false;
+	if (!strcmp(plan->sc->name, "openat2") && plan->buf) {
+		uint64_t flags;
+		memcpy(&flags, plan->buf, 8);
+		return flags & (01 | 02 | 0100 | 01000 | 02000 | 020000000); /* WRONLY RDWR CREAT TRUNC APPEND TMPFILE */
+	}
+	return true;
+}
+
+static bool own_address(const struct call_plan *plan, int i, uint64_t v)
+{
+	return !v || (i == plan->buf_arg && v == (uintptr_t)plan->buf) ||
+	       (i == plan->extra_arg && v == (uintptr_t)plan->extra) ||
+	       (plan->strings[i] && v == (uintptr_t)plan->strings[i]);
+}
+
+static bool known_cmd(const struct sysent *se, uint64_t v)
+{
+	if (se->ioctl)
+		return systable_ioctl_bits(v) == se->ioctl;
+	for (size_t k = 0; k < se->ncmds; k++)
+		if ((uint32_t)v == se->cmds[k])
+			return true;
+	return false;
+}
+
+static void say_cmd(struct sbuf *why, const struct sysent *se, const char *name, uint64_t v)
+{
+	if (se->ioctl) {
+		sbuf_addf(why, "argument '%s' = %#llx is not the request %s encodes (%#x with any size); another request acts on whatever the descriptor is (TIOCSTI types into a terminal)\n",
+			  name, (unsigned long long)v, se->name, se->ioctl);
+		return;
+	}
+	sbuf_addf(why, "argument '%s' = %llu is not one xsc knows to be harmless (it knows", name, (unsigned long long)v);
+	for (size_t k = 0; k < se->ncmds; k++)
+		sbuf_addf(why, "%s %u", k ? "," : "", se->cmds[k]);
+	sbuf_adds(why, se->ncmds ? ")\n" : " none)\n");
+}
+
+/* One argument; returns 1 when the sandbox cannot vouch for it (why says so). */
+static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, int i, struct sbuf *why)
+{
+	const char *name = plan->sc->args[i].name;
+	uint64_t v = plan->args[i];
+	int32_t k = (int32_t)v; /* descriptors and pids are ints to the kernel */
+	switch (se->args[i]) {
+	case 'f':
+		if (i == plan->prep_arg || k == AT_FDCWD_VALUE || k == -1)
+			return 0;
+		sbuf_addf(why, "argument '%s' = %d is a descriptor xsc did not prepare; a sandboxed call may only use AT_FDCWD or its own descriptors\n",
+			  name, k);
+		return 1;
+	case 'i':
+	case 'I':
+		if (k == 0 || (k == -1 && se->args[i] == 'I'))
+			return 0;
+		sbuf_addf(why, "argument '%s' = %d is another process, which the call could change or watch; a sandboxed call may only name itself (pid 0%s)\n",
+			  name, k, se->args[i] == 'I' ? ", or -1 with a cpu: counting every process there" : "");
+		return 1;
+	case 'c':
+		if (known_cmd(se, v))
+			return 0;
+		say_cmd(why, se, name, v);
+		return 1;
+	case 'a':
+		if (own_address(plan, i, v))
+			return 0;
+		sbuf_addf(why, "argument '%s' = %#llx is a raw address; xsc cannot check what it points at (give the bytes as a \"string\", or use the buffer)\n",
+			  name, (unsigned long long)v);
+		return 1;
+	case 'p':
+		if (!own_address(plan, i, v)) {
+			sbuf_addf(why, "argument '%s' = %#llx is a raw address, not a path xsc can check\n", name, (unsigned long long)v);
+			return 1;
+		}
+		if (plan->strings[i] && escapes(plan->strings[i]) && writes_files(plan)) {
+			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, and %s would write there\n", name,
+				  plan->strings[i], plan->sc->name);
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
+{
+	size_t n = 0;
+	for (int i = 0; i < plan->nargs && se->args[i]; i++)
+		n += trust_arg(plan, se, i, why);
+	return n;
+}
