@@ -203,6 +203,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		explain_outcome(&ex, s->cat, &plan, &o, running_kernel());
 		sbuf_adds(&target, "live");
 	}
+	o.raw_addresses = plan.raw_addresses;
 	print_outcome(s, sc, &plan, &o, &ex, target.buf);
 	sbuf_release(&target);
 	/* buffers that fields pointed at: what the kernel wrote into them */

@@ -226,11 +226,40 @@ static void adopt_override(struct call_plan *plan, int i, size_t text_len, const
 	plan->args[i] = (uint64_t)(uintptr_t)p;
 }
 
+/* ARG=&NAME for a struct argument: buffer NAME's bytes, guarded and checked like the
+ * current buffer; for the call's own struct it replaces the current buffer. */
+static int override_buffer(const struct sarg *a, const char *name, const struct structbuf *sb,
+			   const struct buffer_lookup *bufs, struct call_plan *plan, int i)
+{
+	struct structbuf *o = bufs ? bufs->find(bufs->ctx, name) : NULL;
+	if (!o)
+		return err("argument '%s': there is no buffer named '%s'", a->name, name);
+	if (a->st && o->st != a->st)
+		return err("argument '%s' of %s is a struct %s, but buffer '%s' is a struct %s", a->name, plan->sc->name,
+			   a->st->name, name, o->st ? o->st->name : "of no kind");
+	if (!takes_buffer(a, sb, plan)) {
+		plan->strings[i] = guarded_copy(o->data, o->len, o->len, &plan->string_map[i]);
+		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
+		return 0;
+	}
+	if (plan->buf)
+		munmap(plan->buf, plan->map_len);
+	plan->buf = NULL;
+	if (plan_buffer(o, bufs, plan) < 0)
+		return -1;
+	plan->buf_arg = i;
+	plan->buf_override = o != sb;
+	plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
+	return 0;
+}
+
 static int override_arg(const struct catalog *cat, const struct sarg *a, const char *text, const struct structbuf *sb,
-			struct call_plan *plan, int i)
+			const struct buffer_lookup *bufs, struct call_plan *plan, int i)
 {
 	size_t text_len;
 	bool buffer = takes_buffer(a, sb, plan);
+	if (text[0] == '&' && (a->role == AR_STRUCT || a->role == AR_PTR))
+		return override_buffer(a, text + 1, sb, bufs, plan, i);
 	if (arg_value(cat, a, text, a->role == AR_PATH, plan, i, &text_len) < 0)
 		return -1;
 	if (buffer && plan->string_map[i])
@@ -383,13 +412,14 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 		return -1;
 	for (int i = 0; i < plan->nargs; i++) {
 		const char *text = find_override(nover, over, sc->args[i].name);
-		if ((text ? override_arg(cat, &sc->args[i], text, sb, plan, i) : default_arg(cat, &sc->args[i], sb, plan, i)) < 0)
+		if ((text ? override_arg(cat, &sc->args[i], text, sb, bufs, plan, i) : default_arg(cat, &sc->args[i], sb, plan, i)) < 0)
 			return -1;
 	}
 	if (se && plan_trust(plan, se, flags & PLAN_UNSAFE) < 0)
 		return -1;
 	if (plan->clone3 && plan->buf && plan->buflen >= 48)
 		supply_stack(plan);
+	plan->raw_addresses = trust_raw_addresses(plan);
 	return 0;
 }
 

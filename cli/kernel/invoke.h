@@ -44,6 +44,7 @@ struct call_plan {
 	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
 	bool buf_override;       /* buf holds an ARG="bytes" override, not the session's buffer */
 	bool unsafe;             /* a live call whose argument checks --unsafe lifted */
+	unsigned raw_addresses;  /* trust_raw_addresses(): arguments xsc must not read */
 	struct sbuf lifted;      /* the checks it lifted, a line each */
 };
 

@@ -174,3 +174,14 @@ size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct 
 		n += trust_arg(plan, se, i, why);
 	return n;
 }
+
+unsigned trust_raw_addresses(const struct call_plan *plan)
+{
+	unsigned raw = 0;
+	for (int i = 0; i < plan->nargs; i++) {
+		char c = systable_class(plan->sc->args[i].role);
+		if ((c == 'a' || c == 'p') && !own_address(plan, i, plan->args[i]))
+			raw |= 1u << i;
+	}
+	return raw;
+}

@@ -21,4 +21,7 @@ int trust_interface(const struct syscall *sc, const struct sysent **se);
 /* Appends a line to why for each argument the sandbox cannot vouch for, naming it and
  * saying why; returns how many. */
 size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct sbuf *why);
+/* Bit i set: argument i is an address xsc did not make (a raw number, allowed by --unsafe),
+ * which xsc itself must never read, e.g. to print a string. */
+unsigned trust_raw_addresses(const struct call_plan *plan);
 #endif

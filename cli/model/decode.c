@@ -245,7 +245,9 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 				sbuf_addf(sb, "%d", (int)v);
 			break;
 		case AR_PATH:
-			if (v)
+			if (o->raw_addresses & (1u << i))
+				put_ptr(sb, v);
+			else if (v)
 				put_string(sb, (const char *)(uintptr_t)v);
 			else
 				sbuf_adds(sb, "NULL");
@@ -262,7 +264,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		case AR_STRUCT:
 			if (o->extra && (int)i == o->extra_arg)
 				put_ptr(sb, v);
-			else if (a->def && a->def[0] == '"')
+			else if (a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
 				put_string(sb, (const char *)(uintptr_t)v);
 			else
 				put_ptr(sb, v);

@@ -20,6 +20,7 @@ struct outcome {
 	int err;                 /* errno when ret == -1 */
 	int signal;
 	uint64_t args[6];        /* the raw arguments */
+	unsigned raw_addresses;  /* bit i: args[i] is an address the user gave, never read by xsc */
 	uint64_t size;           /* the size the kernel was given */
 	unsigned char *before;   /* the struct buffer as passed (heap, len bytes) */
 	unsigned char *after;    /* as the kernel left it */
