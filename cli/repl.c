@@ -1,6 +1,7 @@
 #include "repl.h"
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,15 +268,18 @@ static void drop_line(void)
 	rl_redisplay();
 }
 
-/* ^Z at the prompt: the shell gets the terminal in its own modes, and on fg the line is
- * as it was. */
-static void suspend(void)
+/* ^Z or ^\ at the prompt: the shell gets the terminal in its own modes, and after ^Z and
+ * fg the line is as it was. */
+static void obey(void)
 {
 	char *text = xstrdup(rl_line_buffer);
 	int point = rl_point;
-	fputs("^Z", rl_outstream);
+	bool quit = sig_prompt_asked() == SIGQUIT;
+	fputs(quit ? "^\\" : "^Z", rl_outstream);
+	if (quit) /* the shell's "Quit" goes on a line of its own; on ^Z it adds one */
+		rl_crlf();
 	rl_callback_handler_remove();
-	sig_stop_now();
+	sig_obey();
 	rl_callback_handler_install("xsc> ", on_line);
 	rl_replace_line(text, 0);
 	rl_point = point;
@@ -288,11 +292,11 @@ static char *read_line(void)
 {
 	line_read = NULL;
 	line_done = false;
-	sig_catch_stop(true);
+	sig_catch_prompt(true);
 	rl_callback_handler_install("xsc> ", on_line);
 	while (!line_done && !sig_fatal()) {
-		if (sig_stop_asked()) {
-			suspend();
+		if (sig_prompt_asked()) {
+			obey();
 			continue;
 		}
 		struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
@@ -308,7 +312,7 @@ static char *read_line(void)
 	}
 	if (!line_done)
 		rl_callback_handler_remove();
-	sig_catch_stop(false); /* a command stops as any program does */
+	sig_catch_prompt(false); /* a command stops or quits as any program does */
 	return line_read;
 }
 

@@ -14,8 +14,9 @@
 #include "base/banned.h"
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-static volatile sig_atomic_t interrupted, fatal, stop_asked;
-static bool stop_ignored;
+static const int at_prompt[] = { SIGTSTP, SIGQUIT }; /* caught only while the prompt waits */
+static bool prompt_ignored[ARRAY_SIZE(at_prompt)];
+static volatile sig_atomic_t interrupted, fatal, prompt_asked;
 static bool reported;
 static pid_t owner;
 
@@ -122,38 +123,42 @@ void sig_install(void)
 			continue;
 		sigaction(caught[i], &sa, NULL);
 	}
-	struct sigaction old;
-	stop_ignored = sigaction(SIGTSTP, NULL, &old) == 0 && old.sa_handler == SIG_IGN;
+	for (size_t i = 0; i < ARRAY_SIZE(at_prompt); i++) {
+		struct sigaction old;
+		prompt_ignored[i] = sigaction(at_prompt[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN;
+	}
 }
 
-static void on_stop(int sig)
+/* ---- ^Z and ^\ at the prompt ---- */
+
+static void on_prompt_signal(int sig)
 {
-	(void)sig;
-	stop_asked = 1;
+	prompt_asked = sig;
 }
 
-void sig_catch_stop(bool on)
+void sig_catch_prompt(bool on)
 {
-	if (stop_ignored)
-		return;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on ? on_stop : SIG_DFL;
+	sa.sa_handler = on ? on_prompt_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTSTP, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(at_prompt); i++)
+		if (!prompt_ignored[i])
+			sigaction(at_prompt[i], &sa, NULL);
 }
 
-bool sig_stop_asked(void)
+int sig_prompt_asked(void)
 {
-	return stop_asked;
+	return prompt_asked;
 }
 
-void sig_stop_now(void)
+void sig_obey(void)
 {
-	stop_asked = 0;
-	sig_catch_stop(false);
-	raise(SIGTSTP); /* returns when continued (SIGCONT, the shell's fg) */
-	sig_catch_stop(true);
+	int sig = prompt_asked;
+	prompt_asked = 0;
+	sig_catch_prompt(false);
+	raise(sig); /* SIGTSTP returns when continued (the shell's fg); SIGQUIT does not */
+	sig_catch_prompt(true);
 }
 
 bool sig_interrupted(void)
@@ -191,6 +196,7 @@ int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
 		sigaddset(&block, caught[i]);
 	sigaddset(&block, SIGTSTP);
+	sigaddset(&block, SIGQUIT);
 	/* the flag is tested with the signals blocked and ppoll unblocks them atomically, so
 	 * one arriving between the test and the wait still ends the wait */
 	sigprocmask(SIG_BLOCK, &block, &old);

@@ -20,17 +20,18 @@ int sig_interrupt_err(void);
 /* Forgets a SIGINT: at the prompt, the next command starts afresh. A fatal signal stays. */
 void sig_clear(void);
 /* poll(2) that an interrupt ends without a race: -1 with errno ECANCELED when one arrived
- * before or during the wait, -1 with EINTR for any other signal (^Z at the prompt). */
+ * before or during the wait, -1 with EINTR for any other signal (^Z or ^\ at the prompt). */
 int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms);
 /* After clean-up: removes any scratch directory still tracked, then ends the process by the
  * signal that interrupted it, as if it had not been caught, so that a parent shell sees it
  * (status 128 + N; a loop stops). Returns if no signal came. */
 void sig_reraise(void);
-/* At the prompt, ^Z (SIGTSTP) is noticed instead of obeyed, so that the REPL can first give
- * the terminal its own modes back; sig_stop_now then stops xsc, returning once continued. */
-void sig_catch_stop(bool on);
-bool sig_stop_asked(void);
-void sig_stop_now(void);
+/* At the prompt, ^Z (SIGTSTP) and ^\ (SIGQUIT) are noticed instead of obeyed, so that the
+ * REPL can first give the terminal its own modes back; sig_obey then takes the signal's
+ * default action: stop (returning once continued) or quit. */
+void sig_catch_prompt(bool on);
+int sig_prompt_asked(void); /* the signal, or 0 */
+void sig_obey(void);
 /* The scratch directories alive now (scratch_mkdtemp tracks them, remove_tree forgets
  * them): removed by a second SIGTERM or SIGHUP at once, and by sig_reraise. */
 void sig_track_dir(const char *dir);

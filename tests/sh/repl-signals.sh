@@ -4,7 +4,7 @@
 # every command as soon as it ran; SIGTERM ends the REPL with status 143, its temporary
 # directories removed and the terminal as it was; SIGINT to a script ends it with status 130;
 # a second SIGTERM during a long header parse ends xsc at once, its scratch copy removed; ^Z
-# at the prompt gives the shell its terminal modes back; SIGINT stops a fetch at once.
+# and ^\ at the prompt give the shell its terminal modes back; SIGINT stops a fetch at once.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux is not installed"
@@ -176,7 +176,7 @@ if command -v bash >/dev/null 2>&1; then
 	T new-session -d -s xsc -x 200 -y 50 "env PS1='sh\$ ' bash --norc --noprofile -i" ||
 		{ echo "FAIL: tmux cannot start bash"; exit 1; }
 	wait_for '^sh\$ *$' "bash's prompt"
-	run "\"$XSC\" --data \"$top/data\""
+	run "ulimit -c 0; \"$XSC\" --data \"$top/data\"" # ^\ below: no core file
 	wait_for '^xsc> *$' "the prompt under bash"
 	T send-keys -t xsc -l "new ope"
 	wait_for '^xsc> new ope$' "a half-typed line under bash"
@@ -189,6 +189,14 @@ if command -v bash >/dev/null 2>&1; then
 	T send-keys -t xsc -l "nat2"
 	keys Enter
 	wait_for '^open_how: struct open_how, 24 bytes' "the line completed after fg"
+	# ^\ at the prompt: xsc quits, and the shell again has its modes
+	keys C-l
+	T send-keys -t xsc -l "dump"
+	wait_for '^xsc> dump$' "a half-typed line before ^\\"
+	keys 'C-\'
+	wait_for '^Quit' "^\\ at the prompt"
+	run "stty -a | grep -o ' -*echo \| -*icanon ' | tr -d ' ' | tr '\n' +; echo"
+	wait_for '^icanon+echo+$' "the terminal's modes after ^\\"
 	T kill-session -t xsc
 fi
 
