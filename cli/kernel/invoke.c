@@ -657,6 +657,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	outcome_init(out);
 	if (plan->sc->designed)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->sc->name);
+	if (sig_interrupted()) /* explain's follow-up calls, a demo's next call: not after ^C */
+		return sig_interrupt_err();
 	if (!subreaper) {
 		/* orphans of the sandboxed child (clone3's) come back to xsc to be reaped */
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
