@@ -1,6 +1,7 @@
 /* lint SRC...: convention checks with compiler-style diagnostics (engine: headers/lint.c). */
 #include <stdlib.h>
 #include <string.h>
+#include "base/diag.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
 #include "headers/header.h"
@@ -30,9 +31,14 @@ static void show_finding(struct out *o, const struct header *h, const char *file
 	const char *ls;
 	size_t ln;
 	if (f->line && header_line(h, f->line, &ls, &ln)) {
-		struct sbuf caret = SBUF_INIT;
-		for (size_t i = 0; i + 1 < f->col && i < ln; i++)
-			sbuf_addch(&caret, ls[i] == '\t' ? '\t' : ' ');
+		/* the line is shown sanitised (\x1b for an ESC): the caret counts what is shown,
+		 * one column per character */
+		struct sbuf caret = SBUF_INIT, shown = SBUF_INIT;
+		safe_text(&shown, ls, f->col > 1 && f->col - 1 < ln ? f->col - 1 : f->col > 1 ? ln : 0, SAFE_TAB);
+		for (size_t i = 0; i < shown.len; i++)
+			if ((shown.buf[i] & 0xc0) != 0x80)
+				sbuf_addch(&caret, shown.buf[i] == '\t' ? '\t' : ' ');
+		sbuf_release(&shown);
 		out_text(o, "%.*s\n%s%s^%s\n", (int)ln, ls, caret.buf, out_color(o, OC_GREEN), out_color(o, OC_RESET));
 		sbuf_release(&caret);
 	}
