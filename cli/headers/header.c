@@ -865,9 +865,92 @@ static bool ver_macro(const char *n, unsigned *ver, size_t *plen)
 	return true;
 }
 
-/* The struct a FOO_BAR_SIZE_VERn macro belongs to: the struct named foo_bar, else one
- * whose name holds every word of FOO_BAR in order (PERF_ATTR → perf_event_attr). */
-static const char *ver_struct(const struct header *h, const char *n, size_t plen)
+/* Does name hold every word of pre (lower case, '_' between words) as a word, in order? */
+static bool holds_words(const char *name, const char *pre)
+{
+	const char *s = name;
+	for (const char *p = pre; *p;) {
+		size_t wl = strcspn(p, "_");
+		const char *f = s;
+		while (*f && !(!strncmp(f, p, wl) && (f[wl] == '_' || !f[wl]) && (f == name || f[-1] == '_')))
+			f++;
+		if (!*f)
+			return false;
+		s = f + wl;
+		p += wl;
+		if (*p == '_')
+			p++;
+	}
+	return true;
+}
+
+/* Every word of every struct's name, sorted by word then struct: the structs a FOO_BAR
+ * macro may belong to are those holding its rarest word. */
+struct word_ref {
+	const char *w;
+	size_t len, st;
+};
+
+static int word_cmp(const struct word_ref *x, const char *w, size_t len)
+{
+	int c = memcmp(x->w, w, x->len < len ? x->len : len);
+	return c ? c : x->len < len ? -1 : x->len > len;
+}
+
+static int word_ref_cmp(const void *a, const void *b)
+{
+	const struct word_ref *x = a, *y = b;
+	int c = word_cmp(x, y->w, y->len);
+	return c ? c : x->st < y->st ? -1 : x->st > y->st;
+}
+
+static struct word_ref *index_words(const struct header *h, size_t *n)
+{
+	struct word_ref *r = NULL;
+	size_t alloc = 0;
+	*n = 0;
+	for (size_t i = 0; i < h->nstructs; i++)
+		for (const char *p = h->structs[i].name; *p;) {
+			size_t wl = strcspn(p, "_");
+			if (wl) {
+				ALLOC_GROW(r, *n + 1, alloc);
+				r[(*n)++] = (struct word_ref){ p, wl, i };
+			}
+			p += wl + (p[wl] == '_');
+		}
+	if (*n)
+		qsort(r, *n, sizeof(*r), word_ref_cmp);
+	return r;
+}
+
+/* [*lo, *hi): the entries of words holding w. */
+static void word_range(const struct word_ref *words, size_t n, const char *w, size_t len, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (word_cmp(&words[m], w, len) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	for (b = n; a < b;) {
+		size_t m = a + (b - a) / 2;
+		if (word_cmp(&words[m], w, len) <= 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = a;
+}
+
+#define VER_FUZZY_TRIES 64 /* structs tried per macro: bounds a hostile header's cost */
+
+/* The struct a FOO_BAR_SIZE_VERn macro belongs to: the struct named foo_bar, else the
+ * first whose name holds every word of FOO_BAR in order (PERF_ATTR -> perf_event_attr). */
+static const char *ver_struct(const struct header *h, const char *n, size_t plen, const struct word_ref *words,
+			      size_t nwords)
 {
 	char pre[128];
 	if (plen >= sizeof(pre))
@@ -878,31 +961,23 @@ static const char *ver_struct(const struct header *h, const char *n, size_t plen
 	const struct hstruct *exact = header_find_struct(h, pre);
 	if (exact)
 		return exact->name;
-	const char *best = NULL;
-	for (size_t i = 0; i < h->nstructs && !best; i++) {
-		const char *s = h->structs[i].name, *p = pre;
-		bool ok = true;
-		while (*p && ok) {
-			size_t wl = strcspn(p, "_");
-			const char *f = s;
-			bool found = false;
-			while ((f = strstr(f, "")) && *f) {
-				if (!strncmp(f, p, wl) && (f[wl] == '_' || !f[wl]) && (f == h->structs[i].name || f[-1] == '_')) {
-					found = true;
-					s = f + wl;
-					break;
-				}
-				f++;
-			}
-			ok = found;
-			p += wl;
-			if (*p == '_')
-				p++;
+	size_t lo = 0, hi = 0;
+	bool any = false;
+	for (const char *p = pre; *p;) {
+		size_t wl = strcspn(p, "_"), a, b;
+		if (wl) {
+			word_range(words, nwords, p, wl, &a, &b);
+			if (!any || b - a < hi - lo)
+				lo = a, hi = b, any = true;
 		}
-		if (ok)
-			best = h->structs[i].name;
+		p += wl + (p[wl] == '_');
 	}
-	return best;
+	if (!any) /* no word at all: every name holds it */
+		return h->nstructs ? h->structs[0].name : NULL;
+	for (size_t i = lo; i < hi && i < lo + VER_FUZZY_TRIES; i++)
+		if (holds_words(h->structs[words[i].st].name, pre))
+			return h->structs[words[i].st].name;
+	return NULL;
 }
 
 static size_t common_prefix(const char *a, const char *b)
@@ -1114,7 +1189,8 @@ static int version_cmp(const void *a, const void *b)
 static void collect_versions(struct header *h)
 {
 	bool *is_ver = xcalloc(h->nmacros + 1, sizeof(bool));
-	size_t alloc = 0;
+	size_t alloc = 0, nwords;
+	struct word_ref *words = index_words(h, &nwords);
 	for (size_t i = 0; i < h->nmacros; i++) {
 		unsigned n;
 		size_t plen;
@@ -1126,8 +1202,9 @@ static void collect_versions(struct header *h)
 		v->n = n;
 		v->size = h->macros[i].value;
 		v->line = h->macros[i].line, v->col = h->macros[i].col;
-		v->st = ver_struct(h, v->name, plen);
+		v->st = ver_struct(h, v->name, plen, words, nwords);
 	}
+	free(words);
 	size_t *count = xcalloc(h->nstructs + 1, sizeof(*count));
 	for (size_t i = 0; i < h->nversions; i++)
 		if (h->versions[i].st)
