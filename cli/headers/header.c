@@ -281,9 +281,11 @@ static bool comment_above(const struct header *h, unsigned line, const char **s,
 		k--;
 	if (k >= 2 && ls[k - 2] == '*' && ls[k - 1] == '/') {
 		const char *end = ls + k;
-		/* find the start: the nearest comment opener before end */
+		/* find the start: the nearest comment opener before end, within 16 KiB (a "*" "/"
+		 * that closes no comment must not send every field back to the top of the file) */
 		const char *p = end - 2;
-		while (p > h->text && !(p[0] == '/' && p[1] == '*'))
+		const char *stop = (size_t)(p - h->text) > 16384 ? p - 16384 : h->text;
+		while (p > stop && !(p[0] == '/' && p[1] == '*'))
 			p--;
 		if (!(p[0] == '/' && p[1] == '*'))
 			return false;
