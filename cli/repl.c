@@ -13,6 +13,7 @@
 #include "base/sbuf.h"
 #include "base/sig.h"
 #include "cmd/commands.h"
+#include "headers/fetch.h"
 #include "base/banned.h"
 
 #define HISTORY_MAX 1000
@@ -233,11 +234,14 @@ static bool is_quit(const char *line)
 
 static void remember(const char *hist, const char *line)
 {
+	struct sbuf shown = SBUF_INIT; /* a URL's password is never recorded (headers/fetch.h) */
+	fetch_redact(line, &shown);
 	HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
-	if (is_quit(line) || (last && !strcmp(last->line, line)))
-		return;
-	add_history(line);
-	history_append(hist);
+	if (!is_quit(shown.buf) && !(last && !strcmp(last->line, shown.buf))) {
+		add_history(shown.buf);
+		history_append(hist);
+	}
+	sbuf_release(&shown);
 }
 
 /* ---- reading a line: readline's callback interface, so that xsc's own loop waits and sees

@@ -68,6 +68,24 @@ printf 'lint http://user:hunter2@127.0.0.1:%s/lint/hole.h\n' "$P" >t.xsc
 cp t.md out.txt
 secret "transcript"
 grep -q "user:\*\*\*@" t.md || no "transcript: the command line is missing"
+# the REPL's history records what was typed: redacted there too (tmux gives it a terminal)
+if command -v tmux >/dev/null 2>&1; then
+	unset TMUX
+	export TMUX_TMPDIR=$PWD XDG_STATE_HOME=$PWD/state
+	sock=xsc-fetch-$$
+	tmux -L "$sock" -f /dev/null new-session -d -s xsc -x 200 -y 50 "$XSC"
+	sleep 1
+	tmux -L "$sock" send-keys -t xsc -l "lint http://user:hunter2@127.0.0.1:$P/lint/hole.h"
+	tmux -L "$sock" send-keys -t xsc Enter
+	sleep 2
+	tmux -L "$sock" send-keys -t xsc C-d
+	i=0
+	while tmux -L "$sock" has-session -t xsc 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	tmux -L "$sock" kill-server >/dev/null 2>&1
+	cp state/xsc/history out.txt 2>/dev/null || : >out.txt
+	grep -q "lint http://user:\*\*\*@127.0.0.1" out.txt || no "history: the command is missing: $(cat out.txt)"
+	secret "history"
+fi
 # 5. the cache: used when it is the user's own, ignored (with a warning) when others may write
 run "cache fill" 0 import --cache cache "$U/ok.h"
 [ "$(stat -c %a cache)" = 700 ] || no "cache: made with mode $(stat -c %a cache), want 700"
