@@ -316,6 +316,8 @@ static char *read_line(void)
 	}
 	if (!line_done)
 		rl_callback_handler_remove();
+	if (sig_prompt_asked()) /* came as the line ended; the terminal is already back */
+		sig_obey();
 	sig_catch_prompt(false); /* a command stops or quits as any program does */
 	return line_read;
 }

@@ -202,8 +202,8 @@ int sig_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000 };
 	int r = -1;
-	errno = ECANCELED;
-	if (!interrupted)
+	errno = interrupted ? ECANCELED : EINTR;
+	if (!interrupted && !prompt_asked)
 		r = ppoll(fds, n, timeout_ms < 0 ? NULL : &ts, &old);
 	if (r < 0 && errno == EINTR && interrupted)
 		errno = ECANCELED;
