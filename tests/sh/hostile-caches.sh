@@ -3,7 +3,7 @@
 #  * the catalogue cache, damaged or forged with its checksum recomputed (every header count
 #    + 1, a count of 2^40, a pointer moved away, a length that lies, truncations, overwritten
 #    bytes): never a crash, the damage named in a warning, the output that of the real
-#    catalogue, and the cache rewritten;
+#    catalogue, and the cache rewritten; a renumbered statx (unlinkat) never runs;
 #  * caches another user could have planted (owned by uid 65534, mode 0666, a directory
 #    writable by all or owned by another user, a symbolic link, a FIFO): ignored with a
 #    warning, although the same doctored cache is used when it is the user's own;
@@ -119,6 +119,16 @@ damaged half warn
 damaged 100 quiet
 damaged flip warn
 damaged ff4k warn
+
+# A renumbered call in a forged cache (checksum recomputed): the cache is a valid catalogue,
+# so it loads, but the build's own table of numbers refuses the call and nothing is removed
+attempt "catalogue cache: statx renumbered as unlinkat"
+fresh
+python3 tool.py "$(cache)" renumber
+echo victim >victim.txt
+x call statx pathname="$d/victim.txt" >call.out 2>&1
+[ -e victim.txt ] || no "$what: the victim file was removed: $(head -c 300 call.out)"
+grep -q 'number 263' call.out || no "$what: the renumbering is not named: $(head -c 300 call.out)"
 
 # ---- caches another user could have planted ----
 fresh
