@@ -9,6 +9,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "model/dataload.h"
+#include "kernel/systable.h"
 #include "base/banned.h"
 
 #define CACHE_FORMAT "xsc-probe-2"
@@ -350,11 +351,8 @@ static const struct probe_report *api_find(long nr, const char *name)
 	}
 	for (size_t i = 0; i < api.run.nreports; i++) {
 		const struct syscall *sc = api.run.reports[i].sc;
-#if defined(__aarch64__)
-		long n = sc->nr_aarch64;
-#else
-		long n = sc->nr_x86_64;
-#endif
+		const struct sysent *se = systable_find(sc->name); /* the build's number, not the catalogue's */
+		long n = se ? se->nr : -1;
 		if (name ? !strcmp(sc->name, name) : (!sc->is_ioctl && n == nr))
 			return &api.run.reports[i];
 	}
