@@ -67,11 +67,12 @@ const struct command commands[] = {
 	  "back, which is then in the buffer. ARG=\"bytes\" (zero-filled to the buffer's length)\n"
 	  "or ARG=&NAME (buffer NAME) for a struct argument is passed instead of the buffer and\n"
 	  "checked as it would be. Nothing outside the sandbox changes unless --unsafe is given:\n"
-	  "without it, paths that leave the sandbox for writing, descriptors other than AT_FDCWD\n"
-	  "and xsc's own, pids other than 0, raw addresses, and commands or ioctl requests xsc\n"
-	  "does not know to be harmless are refused, and the call notes which checks --unsafe\n"
-	  "lifted. Syscall numbers, argument kinds and ioctl requests come from xsc's build, never\n"
-	  "from the catalogue. A syscall error is the answer, not a failure of the command.",
+	  "without it, paths that leave the sandbox for writing (or to open a device or FIFO),\n"
+	  "descriptors other than AT_FDCWD and xsc's own, pids other than 0, raw addresses, and\n"
+	  "commands or ioctl requests xsc does not know to be harmless are refused, and the call\n"
+	  "notes which checks --unsafe lifted. Syscall numbers, argument kinds and ioctl requests\n"
+	  "come from xsc's build, never from the catalogue. A syscall error is the answer, not a\n"
+	  "failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
 	{ "target", cmd_target, "[live | sim VERSION [--check-fields]]", "call the running kernel or a simulated one",
 	  "'target sim 5.6' answers every following 'call' as a 5.6 kernel would, from the\n"

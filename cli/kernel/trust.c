@@ -1,6 +1,8 @@
 #include "kernel/trust.h"
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "base/diag.h"
 #include "kernel/invoke.h"
 #include "base/banned.h"
@@ -90,6 +92,38 @@ static bool writes_files(const struct call_plan *plan)
 	return true;
 }
 
+/* What opening path outside the sandbox (for reading: writes are refused before) could do:
+ * a device's open acts on it (a watchdog starts and reboots the machine when not fed, a
+ * tape rewinds, a modem hangs up), a FIFO's open wakes its writer. NULL when harmless. The
+ * parent looks before the call; a path swapped in between needs write access to a
+ * directory outside the sandbox, which is what the sandbox is there to keep. */
+/* null, zero, full, random, urandom: devices whose open does nothing (drivers/char/mem.c) */
+static bool quiet_device(const struct stat *st)
+{
+	unsigned mi = minor(st->st_rdev);
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9);
+}
+
+static const char *open_hazard(const struct call_plan *plan, const char *path)
+{
+	uint64_t flags = 0, resolve = 0;
+	if (strcmp(plan->sc->name, "openat2") || !plan->buf)
+		return NULL;
+	memcpy(&flags, plan->buf, 8);
+	if (plan->buflen >= 24)
+		memcpy(&resolve, plan->buf + 16, 8);
+	if ((flags & 010000000) || (resolve & (0x08 | 0x10))) /* O_PATH; RESOLVE_BENEATH, RESOLVE_IN_ROOT */
+		return NULL;
+	if (path[0] != '/')
+		return "climbs out of the sandbox, where xsc cannot see what it opens (give it as an absolute path)";
+	struct stat st;
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || quiet_device(&st))
+		return NULL;
+	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ?
+		       "is a device, which opening can act on (a watchdog starts, a tape rewinds, a line hangs up)" :
+		       "is a FIFO or socket, which opening can act on (a FIFO's writer wakes)";
+}
+
 static bool own_address(const struct call_plan *plan, int i, uint64_t v)
 {
 	return !v || (i == plan->buf_arg && v == (uintptr_t)plan->buf) ||
@@ -126,6 +160,7 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 	const char *name = plan->sc->args[i].name;
 	uint64_t v = plan->args[i];
 	int32_t k = (int32_t)v; /* descriptors and pids are ints to the kernel */
+	const char *hazard;
 	switch (se->args[i]) {
 	case 'f':
 		if (i == plan->prep_arg || k == AT_FDCWD_VALUE || k == -1)
@@ -156,9 +191,15 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 			sbuf_addf(why, "argument '%s' = %#llx is a raw address, not a path xsc can check\n", name, (unsigned long long)v);
 			return 1;
 		}
-		if (plan->strings[i] && escapes(plan->strings[i]) && writes_files(plan)) {
+		if (!plan->strings[i] || !escapes(plan->strings[i]))
+			return 0;
+		if (writes_files(plan)) {
 			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, and %s would write there\n", name,
 				  plan->strings[i], plan->sc->name);
+			return 1;
+		}
+		if ((hazard = open_hazard(plan, plan->strings[i]))) {
+			sbuf_addf(why, "argument '%s' = '%s' %s\n", name, plan->strings[i], hazard);
 			return 1;
 		}
 		return 0;

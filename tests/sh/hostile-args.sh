@@ -74,6 +74,7 @@ victims() { # DIR
 	printf 'precious\n' >"$1/data.txt"
 	printf 'keep me\n' >"$1/keep.txt"
 	: >"$1/stdout.txt"
+	mkfifo "$1/pipe"
 	[ "$pass_uid" = self ] || chown -R "$pass_uid:$pass_uid" "$1"
 }
 # Everything an attempt could change: each file's mode, size, content, xattrs and inode flags
@@ -88,7 +89,7 @@ snapshot() { # DIR PID
 	    st = os.lstat(p)
 	    flags = subprocess.run(["lsattr", "-d", p], capture_output=True, text=True).stdout.split(" ")[0]
 	    xattrs = sorted(os.listxattr(p, follow_symlinks=False))
-	    if n == "stdout.txt":
+	    if n == "stdout.txt" or not os.path.isfile(p):
 	        print(n, oct(st.st_mode), flags, xattrs)
 	    else:
 	        print(n, oct(st.st_mode), st.st_size, hashlib.sha256(open(p, "rb").read()).hexdigest(), flags, xattrs)
@@ -98,6 +99,7 @@ snapshot() { # DIR PID
 	else
 		echo "process $2 is gone"
 	fi
+	kill -0 "$wpid" 2>/dev/null || echo "the writer blocked on the FIFO went on"
 }
 
 n=0 bad=0
@@ -184,7 +186,10 @@ battery() {
 	vpid=$!
 	as_user sleep 600 </dev/null >/dev/null 2>&1 &
 	mpid=$!
-	vpids="$vpids $vpid $mpid"
+	# a writer blocked until someone opens the victim FIFO for reading
+	as_user sh -c 'echo hello >"$1/pipe"' sh "$w/victim" </dev/null >/dev/null 2>&1 &
+	wpid=$!
+	vpids="$vpids $vpid $mpid $wpid"
 	sleep 0.2
 
 	# class 1: struct overrides are the buffer, checked as it is
@@ -209,6 +214,12 @@ battery() {
 	set flags O_WRONLY|O_TRUNC
 	new open_how
 	call openat2 pathname=@V@/data.txt how=&evil
+	EOF
+	attempt "openat2 of a FIFO outside wakes its writer" lift "argument 'pathname' = '.*/pipe' is a FIFO or socket" <<-'EOF'
+	call openat2 pathname=@V@/pipe how='"\0\x08\0\0\0\0\0\0"'
+	EOF
+	attempt "openat2 climbing out to the FIFO" lift "climbs out of the sandbox" <<-'EOF'
+	call openat2 pathname=../../../../../../../../../../..@V@/pipe how='"\0\x08\0\0\0\0\0\0"'
 	EOF
 	attempt "setxattrat name= raw address" lift "argument 'name' = 0x.* is a raw address" <<-'EOF'
 	call setxattrat pathname=file name=0x7ffff7ff0000
@@ -326,7 +337,7 @@ battery() {
 	syscall new frob struct=frob_args
 	call frob
 	EOF
-	for p in $vpid $mpid; do kill "$p" 2>/dev/null; done
+	for p in $vpid $mpid $wpid; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 }
 

@@ -104,6 +104,11 @@ static void test_arguments(void)
 	ok(refused("openat2", OVER("pathname=/etc/x", "how=\"\\x41\\x02\"")), "how= bytes opening for writing outside are refused");
 	ok(!refused("openat2", OVER("pathname=/etc/x", "how=\"\\0\\0\"")), "how= bytes opening for reading outside are fine");
 	ok(refused("openat2", OVER("dirfd=\"x\"")), "a string for a descriptor is refused");
+	ok(refused("openat2", OVER("pathname=/dev/tty")), "opening a terminal outside is refused");
+	ok(!refused("openat2", OVER("pathname=/dev/null")), "opening /dev/null is fine");
+	ok(!refused("openat2", OVER("pathname=/etc/passwd")), "reading a file outside is fine");
+	ok(refused("openat2", OVER("pathname=../../etc/passwd")), "reading through .. is refused");
+	ok(!refused("openat2", OVER("pathname=/dev/tty", "how=\"\\0\\0\\x20\\0\"")), "O_PATH on a terminal is fine");
 }
 
 static void test_override_is_the_buffer(void)
