@@ -1343,7 +1343,8 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", ours ? line : 0, ours ? col : 0, msg.buf);
 				/* the stand-in, with its directories */
 				sbuf_addf(&sp2, "%s/%s", stubs.buf, inc);
-				if (!strstr(inc, "..")) {
+				/* none for an absolute name (no search finds it: each try would parse again) */
+				if (!strstr(inc, "..") && inc[0] != '/') {
 					for (char *s = sp2.buf + stubs.len + 1; *s; s++)
 						if (*s == '/') {
 							*s = '\0';
