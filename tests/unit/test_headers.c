@@ -1,0 +1,118 @@
+/* Untrusted input to the header engines: URL credentials redacted, #include directives
+ * checked before libclang opens them, and the model a child parse sends back equal to the
+ * one parsed in process. */
+#include "tap.h"
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "base/util.h"
+#include "headers/fetch.h"
+#include "headers/header.h"
+#include "headers/hinclude.h"
+#include "headers/lint.h"
+
+static void redact(void)
+{
+	static const char *const cases[][2] = {
+		{ "https://user:hunter2@example.org/x.h", "https://user:***@example.org/x.h" },
+		{ "https://ghp_token@example.org/x.h", "https://***@example.org/x.h" },
+		{ "http://u:p@h", "http://u:***@h" },
+		{ "http://example.org/a@b/x.h", "http://example.org/a@b/x.h" },
+		{ "http://example.org?q=a@b", "http://example.org?q=a@b" },
+		{ "lint http://a:b@h/x.h http://c:d@h/y.h", "lint http://a:***@h/x.h http://c:***@h/y.h" },
+		{ "http://a:b:c@h/", "http://a:***@h/" },
+		{ "http://a@b@h/", "http://***@h/" },
+		{ "no URL at all", "no URL at all" },
+		{ "file:///etc/passwd", "file:///etc/passwd" },
+		{ "x ://u:p@h", "x ://u:***@h" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sbuf sb = SBUF_INIT;
+		fetch_redact(cases[i][0], &sb);
+		is_str(sb.buf, cases[i][1], "redacted: %s", cases[i][0]);
+		sbuf_release(&sb);
+	}
+}
+
+static int check(const char *text)
+{
+	static const char *const dirs[] = { ".", "/usr/include" };
+	return hinclude_check("t.h", ".", text, strlen(text), dirs, ARRAY_SIZE(dirs));
+}
+
+static void includes(void)
+{
+	bool was = diag_set_quiet(true);
+	ok(check("#include <linux/types.h>\n#include \"missing-xsc.h\"\n") == 0, "system and missing includes pass");
+	ok(check("#include \"/dev/zero\"\n") < 0, "/dev/zero refused");
+	ok(check("  #  include   </dev/null>\n") < 0, "spaces around # and the keyword");
+	ok(check("#/* c */include \"/dev/zero\"\n") < 0, "a comment between # and include");
+	ok(check("#inc\\\nlude \"/dev/zero\"\n") < 0, "a splice inside the keyword");
+	ok(check("#include \\\n\"/dev/zero\"\n") < 0, "a splice before the name");
+	ok(check("#include_next \"/dev/zero\"\n") < 0, "include_next");
+	ok(check("#import \"/dev/zero\"\n") < 0, "import");
+	ok(check("#include </dev/zero/*>\n") == 0, "a header name holding a comment opener, which names nothing");
+	ok(check("#include </proc/self/status>\n") < 0, "/proc");
+	ok(check("#include </usr/include/../../proc/self/status>\n") < 0, "/proc reached through ..");
+	ok(check("#define F \"x.h\"\n#include F\n") < 0, "a name made by a macro");
+	ok(check("/* #include \"/dev/zero\" */\n") == 0, "a directive inside a comment is none");
+	ok(check("char *s = \"/* \";\n#include \"/dev/zero\"\n") < 0, "a comment opener inside a string");
+	ok(check("// \\\n#include \"/dev/zero\"\n") == 0, "a line comment continued by a splice");
+	diag_set_quiet(was);
+}
+
+/* The same header through the child and in process: equal exports and findings. */
+static void child_equals_here(const char *path)
+{
+	char *text;
+	size_t len;
+	if (read_file_max(path, (size_t)4 << 20, &text, &len) < 0) {
+		ok(1, "# skip %s: cannot read it", path);
+		return;
+	}
+	struct header a, b;
+	bool was = diag_set_quiet(true);
+	int ra = header_parse(&a, path, text, len), rb = header_parse_here(&b, path, text, len);
+	diag_set_quiet(was);
+	ok(ra == rb, "%s: both parses %s", path, ra ? "fail" : "succeed");
+	if (!ra && !rb) {
+		struct sbuf ja = SBUF_INIT, jb = SBUF_INIT;
+		header_export_json(&a, "x.h", "6.1", &ja);
+		header_export_json(&b, "x.h", "6.1", &jb);
+		ok(ja.len > 20 && !strcmp(ja.buf, jb.buf), "%s: the child's model exports as the in-process one", path);
+		struct lint_result la, lb;
+		lint_run(&a, &la);
+		lint_run(&b, &lb);
+		bool same = la.n == lb.n && la.suppressed == lb.suppressed;
+		for (size_t i = 0; same && i < la.n; i++)
+			same = !strcmp(la.f[i].rule, lb.f[i].rule) && !strcmp(la.f[i].msg, lb.f[i].msg) &&
+			       la.f[i].line == lb.f[i].line && la.f[i].col == lb.f[i].col;
+		ok(same, "%s: the same %zu findings", path, la.n);
+		lint_result_release(&la), lint_result_release(&lb);
+		sbuf_release(&ja), sbuf_release(&jb);
+	}
+	header_release(&a), header_release(&b);
+	free(text);
+}
+
+int main(void)
+{
+	redact();
+	includes();
+	bool was = diag_set_quiet(true);
+	bool clang = header_load_clang() == 0;
+	diag_set_quiet(was);
+	if (clang) {
+		static const char *const files[] = { "tests/headers/lint/multiplexer.h", "tests/headers/lint/ver_mismatch.h",
+						     "tests/headers/lint/suppressed.h", "tests/headers/diff/clone_v2.h",
+						     "/usr/include/linux/perf_event.h", "/usr/include/linux/openat2.h",
+						     "/usr/include/linux/sched/types.h" };
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+			child_equals_here(files[i]);
+	} else {
+		ok(1, "# skip the parses: libclang is not available");
+	}
+	return tap_done();
+}
