@@ -426,11 +426,27 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-enum wait_end { W_EOF, W_TIMEOUT, W_SIGNAL, W_TOO_BIG };
+enum wait_end { W_EOF, W_TIMEOUT, W_SIGNAL, W_TOO_BIG, W_MEMORY };
 
 /* Reads the child's answer until it closes the pipe, the watchdog fires or a stop signal
  * comes; samples its VmPeak on the way (a child killed by abort() outside libclang's
- * recovery says nothing itself). */
+ * recovery says nothing itself) and its resident memory, the limit of a build whose
+ * sanitiser leaves RLIMIT_AS unset, and a second line of defence in any other. */
+/* Updates *peak from the child's status; true when it holds more than the limit resident. */
+static bool too_big(const char *status, uint64_t *peak)
+{
+	char *st;
+	size_t sn;
+	if (read_file_max(status, 65536, &st, &sn) < 0)
+		return false;
+	const char *pk = strstr(st, "VmPeak:"), *rss = strstr(st, "VmRSS:");
+	uint64_t v = pk ? strtoull(pk + 7, NULL, 10) * 1024 : 0;
+	bool big = rss && strtoull(rss + 6, NULL, 10) * 1024 > HCHILD_MEM;
+	free(st);
+	*peak = v > *peak ? v : *peak;
+	return big;
+}
+
 static enum wait_end read_answer(pid_t pid, int fd, struct sbuf *ans, uint64_t *peak)
 {
 	long long deadline = now_ms() + HCHILD_WALL_S * 1000LL;
@@ -446,9 +462,8 @@ static enum wait_end read_answer(pid_t pid, int fd, struct sbuf *ans, uint64_t *
 			return W_SIGNAL; /* ^C, SIGTERM, SIGHUP: base/sig.h */
 		if (r < 0 && errno != EINTR)
 			return W_EOF;
-		uint64_t v = vm_bytes(path, "VmPeak:");
-		if (v > *peak)
-			*peak = v;
+		if (too_big(path, peak))
+			return W_MEMORY;
 		if (r <= 0)
 			continue;
 		char buf[65536];
@@ -504,6 +519,9 @@ static int report_death(const char *name, enum wait_end how, int status, int efd
 		return err("header parse of '%s' took longer than %d s (stopped)", name, HCHILD_WALL_S);
 	if (how == W_TOO_BIG)
 		return err("header parse of '%s': its answer exceeds %zu MiB", name, HCHILD_ANSWER_MAX >> 20);
+	if (how == W_MEMORY)
+		return err("header parse of '%s' exceeded the memory limit (%llu GiB resident)", name,
+			   (unsigned long long)(HCHILD_MEM >> 30));
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
 		return err("header parse of '%s' exceeded the CPU time limit (%d s)", name, HCHILD_CPU_S);
 	if (out_of_memory(efd, base, peak))
