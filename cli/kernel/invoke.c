@@ -264,8 +264,16 @@ static int override_arg(const struct catalog *cat, const struct sarg *a, const c
 		return -1;
 	if (buffer && plan->string_map[i])
 		adopt_override(plan, i, text_len, sb);
-	if (a->role == AR_SIZE)
+	if (a->role == AR_SIZE && plan->sc->size_where == SW_POINTER) {
+		/* size=N is what the pointer points at, not an address of the user's choosing */
+		if (plan->args[i] > UINT32_MAX)
+			return err("argument '%s' of %s: %llu does not fit the u32 it points at", a->name, plan->sc->name,
+				   (unsigned long long)plan->args[i]);
+		plan->size = plan->size_cell = (uint32_t)plan->args[i];
+		plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
+	} else if (a->role == AR_SIZE) {
 		plan->size = plan->args[i];
+	}
 	return 0;
 }
 
