@@ -147,8 +147,8 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len)
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	int e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (e) {
 		close(fd);
 		errno = e;
 		return -1;
@@ -215,7 +215,7 @@ int safe_cache_write(const char *path, const void *data, size_t len)
 	char why[96];
 	mkdir_parents(path);
 	if (cache_dir_unsafe(path, why, sizeof(why)))
-		return -1; /* cache_read warned already, or will */
+		return -1; /* safe_cache_read warned already, or will */
 	return write_file_atomic(path, data, len);
 }
 

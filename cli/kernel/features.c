@@ -236,6 +236,7 @@ static int load_answers(const struct catalog *cat, const char *path, const char 
 	return 0;
 bad:
 	json_decref(root);
+	free(run->reports[run->nreports].flags); /* the report being read, not yet counted */
 	probe_run_release(run);
 	return -1;
 }

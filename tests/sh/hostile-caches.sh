@@ -138,6 +138,8 @@ x show openat2 2>&1 | grep -q DOCTORED || no "$what: the doctored summary is not
 planted() { # SETUP-COMMAND WANT-IN-WARNING
 	attempt "catalogue cache: $1"
 	x show openat2 >got.txt 2>got.err
+	rc=$?
+	[ $rc -eq 0 ] || no "$what: show openat2 exited $rc"
 	grep -q DOCTORED got.txt && no "$what: the planted cache was used"
 	grep -q "warning: ignoring the cache .*$2" got.err || no "$what: no warning naming '$2': $(cat got.err)"
 }
@@ -196,9 +198,14 @@ elif why == "" and len(sys.argv) > 3:
 json.dump(d, open(p, "w"))
 PY
 }
-issued() { x probe --json 2>issued.err | python3 -c 'import json,sys
+issued() { # the syscalls_issued of a probe --json, which must exit 0 (and leak nothing under ASan)
+	x probe --json >issued.json 2>issued.err
+	rc=$?
+	[ $rc -eq 0 ] || no "$what: probe --json exited $rc: $(head -c 300 issued.err)"
+	python3 -c 'import json,sys
 try: print(json.load(sys.stdin)["syscalls_issued"])
-except Exception: print("no-json")'; }
+except Exception: print("no-json")' <issued.json
+}
 x probe >/dev/null 2>&1
 doctor
 attempt "probe cache: a doctored cache of the user's own is used (the control)"
