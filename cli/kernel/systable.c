@@ -57,7 +57,8 @@ static const uint32_t ioring_probe[] = { 8 };
 static const struct sysent table[] = {
 	{ "bpf", SYS_bpf, "can", CMDS(bpf_next_id), 0 },
 	{ "cachestat", SYS_cachestat, "faan", NULL, 0, 0 },
-	{ "clone3", SYS_clone3, "an", NULL, 0, 0 },
+	/* CLONE_INTO_CGROUP: cgroup at offset 80; MOUNT_ATTR_IDMAP: userns_fd at 24 (uapi) */
+	{ "clone3", SYS_clone3, "an", NULL, 0, 0, 80, 0, 0x200000000ULL },
 	{ "clone", SYS_clone, "naaan", NULL, 0, 0 },
 #ifdef SYS_fork
 	{ "fork", SYS_fork, "", NULL, 0, 0 },
@@ -75,8 +76,8 @@ static const struct sysent table[] = {
 	{ "lsm_get_self_attr", SYS_lsm_get_self_attr, "nann", NULL, 0, 0 },
 	{ "lsm_set_self_attr", SYS_lsm_set_self_attr, "nann", NULL, 0, 0 },
 	{ "lsm_list_modules", SYS_lsm_list_modules, "ann", NULL, 0, 0 },
-	{ "mount_setattr", SYS_mount_setattr, "fpnan", NULL, 0, 0 },
-	{ "open_tree_attr", SYS_open_tree_attr, "fpnan", NULL, 0, 0 },
+	{ "mount_setattr", SYS_mount_setattr, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
+	{ "open_tree_attr", SYS_open_tree_attr, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
 	{ "openat2", SYS_openat2, "fpan", NULL, 0, 0 },
 	/* pid -1 with a cpu counts every process there; the kernel refuses sigtrap without a
 	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */

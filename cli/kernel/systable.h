@@ -18,6 +18,10 @@ struct sysent {
 	const uint32_t *cmds;  /* for a 'c' argument of a multiplexer: the commands known harmless */
 	size_t ncmds;
 	uint32_t ioctl;        /* for an ioctl: _IOC(dir, type, nr, 0); the size bits are the call's */
+	/* a descriptor inside the struct: the u64 at fd_off, used when the u64 at flags_off has
+	 * a bit of flag (fd_flag 0: none) */
+	unsigned fd_off, flags_off;
+	uint64_t fd_flag;
 };
 
 /* NULL when this build does not know the interface (or it is not on this architecture). */

@@ -208,9 +208,25 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 	}
 }
 
+/* A descriptor inside the buffer is an argument like the others. */
+static size_t trust_buffer_fd(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
+{
+	uint64_t flags, fd;
+	if (!se->fd_flag || plan->buf_arg < 0 || plan->buflen < se->fd_off + 8)
+		return 0;
+	memcpy(&flags, plan->buf + se->flags_off, 8);
+	memcpy(&fd, plan->buf + se->fd_off, 8);
+	if (!(flags & se->fd_flag))
+		return 0;
+	const struct field *f = plan->sc->st ? cstruct_field_at(plan->sc->st, se->fd_off) : NULL;
+	sbuf_addf(why, "field '%s' = %d is a descriptor xsc did not prepare; a sandboxed call may only use its own descriptors\n",
+		  f ? f->name : "?", (int32_t)fd);
+	return 1;
+}
+
 size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
 {
-	size_t n = 0;
+	size_t n = trust_buffer_fd(plan, se, why);
 	for (int i = 0; i < plan->nargs && se->args[i]; i++)
 		n += trust_arg(plan, se, i, why);
 	return n;

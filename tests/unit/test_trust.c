@@ -79,6 +79,17 @@ static void test_catalogue_cannot_renumber(void)
 	ok(trust_interface(&copy, &se) == -1, "openat2 with dirfd made an int is refused");
 }
 
+/* cl_args="..." with cgroup 5 at offset 80, and CLONE_INTO_CGROUP (bit 33) or not */
+static const char *clone_args_bytes(bool into_cgroup)
+{
+	static char text[16 + 88 * 4];
+	char *p = text + snprintf(text, sizeof(text), "cl_args=\"");
+	for (int i = 0; i < 88; i++)
+		p += snprintf(p, 5, "\\x%02x", i == 4 && into_cgroup ? 2 : i == 80 ? 5 : 0);
+	snprintf(p, 2, "\"");
+	return text;
+}
+
 static void test_arguments(void)
 {
 	ok(!refused("openat2", OVER("dirfd=AT_FDCWD")), "AT_FDCWD is fine");
@@ -104,6 +115,8 @@ static void test_arguments(void)
 	ok(refused("openat2", OVER("pathname=/etc/x", "how=\"\\x41\\x02\"")), "how= bytes opening for writing outside are refused");
 	ok(!refused("openat2", OVER("pathname=/etc/x", "how=\"\\0\\0\"")), "how= bytes opening for reading outside are fine");
 	ok(refused("openat2", OVER("dirfd=\"x\"")), "a string for a descriptor is refused");
+	ok(refused("clone3", OVER(clone_args_bytes(true))), "CLONE_INTO_CGROUP with cgroup 5, given as bytes, is refused");
+	ok(!refused("clone3", OVER(clone_args_bytes(false))), "cgroup 5 without CLONE_INTO_CGROUP is not used, and fine");
 	ok(refused("openat2", OVER("pathname=/dev/tty")), "opening a terminal outside is refused");
 	ok(!refused("openat2", OVER("pathname=/dev/null")), "opening /dev/null is fine");
 	ok(!refused("openat2", OVER("pathname=/etc/passwd")), "reading a file outside is fine");
