@@ -26,6 +26,13 @@ static bool under(const char *p, const char *dir)
 	return !strncmp(p, dir, n) && (p[n] == '/' || !p[n]);
 }
 
+/* Is p in place (/dev, /proc, /sys), whose files are not files? /dev/shm is a memory file
+ * system of ordinary files (xsc's own scratch copies live there). */
+static bool special_place(const char *p, const char *place)
+{
+	return under(p, place) && !(!strcmp(place, "/dev") && under(p, "/dev/shm"));
+}
+
 /* "a//b/./c/../d" -> "a/b/d", without touching the file system (.. of / is /) */
 static void normalize(const char *in, struct sbuf *out)
 {
@@ -72,8 +79,8 @@ static const char *refusal(const char *path, const struct stat *st, struct sbuf 
 	const char *why = NULL;
 	static const char *const places[] = { "/dev", "/proc", "/sys" };
 	for (size_t i = 0; i < ARRAY_SIZE(places) && !why; i++)
-		if (under(real->buf, places[i]) || (path[0] == '/' && under(lex.buf, places[i])))
-			why = !strcmp(places[i], "/dev") ? "in /dev" : !strcmp(places[i], "/proc") ? "in /proc" : "in /sys";
+		if (special_place(real->buf, places[i]) || (path[0] == '/' && special_place(lex.buf, places[i])))
+			why = i == 0 ? "in /dev" : i == 1 ? "in /proc" : "in /sys";
 	sbuf_release(&lex);
 	if (!why && (uint64_t)st->st_size > HINCLUDE_MAX_SIZE)
 		why = "larger than 16 MiB";

@@ -3,7 +3,7 @@
  * without bound, a FIFO or /dev/stdin blocks, /proc/kcore is the machine's memory. So every
  * directive, in the header and (recursively) in the local headers it includes, is resolved
  * as the compiler would resolve it, and refused unless it names a regular file outside
- * /dev, /proc and /sys, of at most 16 MiB. Also refused: a file name made by a macro
+ * /dev (/dev/shm aside), /proc and /sys, of at most 16 MiB. Also refused: a file name made by a macro
  * (#include MACRO, which no uapi header uses and which could not be checked), includes
  * nested deeper than 64, and more than 1024 local files. System headers (/usr/include,
  * /usr/lib) are not read. A directive inside #if 0 is checked too: refusing it costs

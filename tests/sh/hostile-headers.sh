@@ -125,5 +125,17 @@ printf 'struct inner { __u64 a; };\n' >good_inner.h.in
 printf '#include <linux/types.h>\n#include "good_inner.h.in"\nstruct good { __u64 a; __u64 b; };\n#define GOOD_SIZE_VER0 16\n' >good.h
 "$XSC" lint good.h >out.txt 2>err.txt || no "a correct header: $(cat err.txt out.txt)"
 clean "a correct header"
+# a guarded header that includes itself: the second time, it is the scratch copy (in the
+# scratch directory, perhaps /dev/shm) that the compiler finds
+printf '#ifndef SELF_H\n#define SELF_H\n#include <linux/types.h>\n#include "self.h"\nstruct self { __u64 a; };\n#endif\n' >self.h
+XSC_SANDBOX_DIR= "$XSC" lint self.h >out.txt 2>err.txt || no "a header that includes itself: $(cat err.txt out.txt)"
+# /dev/shm holds ordinary files
+shm=/dev/shm/xsc-hostile-headers-$$
+if mkdir "$shm" 2>/dev/null; then
+	printf '#include <linux/types.h>\n#include "inner.h"\n' >"$shm/outer.h"
+	printf 'struct inner { __u64 a; };\n' >"$shm/inner.h"
+	"$XSC" lint "$shm/outer.h" >out.txt 2>err.txt || no "a header in /dev/shm: $(cat err.txt out.txt)"
+	rm -rf "$shm"
+fi
 echo "$n hostile attempts"
 exit $fail
