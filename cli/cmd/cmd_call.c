@@ -224,7 +224,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 	}
 	/* the buffer now holds what the kernel left in it, as a program would see it */
 	if (sb && plan.buf_arg >= 0 && !plan.buf_override && o.stage == OS_CALLED)
-		memcpy(sb->data, o.after, o.len < sb->len ? o.len : sb->len);
+		invoke_writeback(&plan, &o, sb->data, sb->len);
 	outcome_release(&s->last);
 	s->last = o;
 	s->last_sc = sc;

@@ -214,7 +214,8 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		say(e, "the call did not return within %u ms; its child was killed", plan->timeout_ms);
 		return;
 	case OS_SIGNALED:
-		say(e, "the sandboxed child died of signal %d (%s)", o->signal, strsignal(o->signal));
+		say(e, "the sandboxed child died of signal %d (%s)%s%s", o->signal, strsignal(o->signal),
+		    o->setup_error.len ? ": " : "", o->setup_error.buf);
 		return;
 	case OS_CALLED:
 		break;

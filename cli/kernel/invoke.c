@@ -149,11 +149,19 @@ void *invoke_map_guarded(size_t len, size_t *map_len)
 	return p;
 }
 
+/* buf's 8 bytes at off hold an address of xsc's (invoke_writeback keeps it out of the session) */
+static void note_supplied(struct call_plan *plan, uint32_t off)
+{
+	ALLOC_GROW(plan->supplied, plan->nsupplied + 1, plan->supplied_alloc);
+	plan->supplied[plan->nsupplied++] = off;
+}
+
 static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *bufs, struct call_plan *plan)
 {
 	plan->buflen = sb->len;
 	plan->buf = invoke_map_guarded(sb->len, &plan->map_len);
 	memcpy(plan->buf, sb->data, sb->len);
+	plan->nsupplied = 0; /* the slots of an earlier buffer (ARG=&NAME replaced it) */
 	for (size_t i = 0; i < sb->nrelocs; i++) {
 		const struct reloc *r = &sb->relocs[i];
 		uint64_t addr;
@@ -173,6 +181,7 @@ static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *b
 			addr = (uint64_t)(uintptr_t)copy;
 		}
 		memcpy(plan->buf + r->offset, &addr, 8);
+		note_supplied(plan, r->offset);
 	}
 	plan->size = plan->sc->size_where == SW_FIELD ? structbuf_kernel_size(sb) : sb->size;
 	return 0;
@@ -377,6 +386,8 @@ static void supply_stack(struct call_plan *plan)
 	uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
 	memcpy(plan->buf + 40, &s, 8);
 	memcpy(plan->buf + 48, &l, 8);
+	note_supplied(plan, 40);
+	note_supplied(plan, 48);
 	sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
 }
 
@@ -437,6 +448,7 @@ void invoke_plan_release(struct call_plan *plan)
 		munmap(plan->buf, plan->map_len);
 	if (plan->stack)
 		munmap(plan->stack, plan->stack_len);
+	free(plan->supplied);
 	if (plan->extra)
 		munmap(plan->extra, plan->extra_map);
 	for (int i = 0; i < 6; i++) {
@@ -491,7 +503,7 @@ static long raw_clone3(void *args, uint64_t size)
 }
 
 struct record {
-	int32_t stage, err;
+	int32_t stage, err;  /* OS_SIGNALED (clone3's caller killed): err is the signal, ret the pid it made */
 	int64_t ret;
 	int64_t prep_fd;     /* the descriptor the child prepared, or -1 */
 	uint32_t size_cell;  /* the size pointer's target after the call */
@@ -573,20 +585,32 @@ int invoke_rseq_release(void)
 	return 0;
 }
 
-/* The child: async-signal-safe from here to _exit. */
-static void NORETURN child(const struct call_plan *plan, const struct sandbox *box, int wr)
+static void send_report(const struct call_plan *plan, int wr, struct record *rec)
+{
+	rec->size_cell = plan->size_cell;
+	write_all(wr, rec, sizeof(*rec));
+	if (plan->buf)
+		write_all(wr, plan->buf, plan->buflen);
+	if (plan->extra)
+		write_all(wr, plan->extra, plan->extra_len);
+	for (size_t i = 0; i < plan->ncopies; i++) /* what the kernel wrote through &NAME pointers */
+		write_all(wr, plan->copies[i], plan->copy_len[i]);
+}
+
+/* What clone3's caller leaves for the process that waits for it (memory they share). */
+struct caller_state {
+	int reported; /* the report is written */
+	long made;    /* what clone3 returned, as soon as it returned */
+};
+
+/* The prepared descriptor, the call and the report; cs, when given, is kept up to date. */
+static void NORETURN call_and_report(const struct call_plan *plan, int wr, unsigned timeout_s,
+				     volatile struct caller_state *cs)
 {
 	struct record rec = { .stage = OS_SETUP, .prep_fd = -1 };
 	uint64_t a[6];
-	const char *step;
 	int e;
 	memcpy(a, plan->args, sizeof(a));
-	unsigned timeout_s = (plan->timeout_ms + 999) / 1000;
-	if ((e = sandbox_enter(box, plan->ns, timeout_s, &step))) {
-		rec.err = e;
-		set_step(&rec, step);
-		goto report;
-	}
 	if (plan->prep != PREP_NONE) {
 		long fd = invoke_prep(plan->prep, &e);
 		if (fd < 0) {
@@ -605,17 +629,90 @@ static void NORETURN child(const struct call_plan *plan, const struct sandbox *b
 	}
 	alarm(timeout_s + 1);
 	rec.stage = OS_CALLED;
-	rec.ret = invoke_raw(plan, a, &e);
+	if (cs) {
+		/* its new process may kill this one as soon as it exits (a fatal exit_signal) */
+		long r = raw_clone3((void *)(uintptr_t)a[0], a[1]);
+		cs->made = r;
+		e = r < 0 ? (int)-r : 0;
+		if (r > 0)
+			waitpid((pid_t)r, NULL, __WALL);
+		rec.ret = r < 0 ? -1 : r;
+	} else {
+		rec.ret = invoke_raw(plan, a, &e);
+	}
 	rec.err = e;
 report:
-	rec.size_cell = plan->size_cell;
-	write_all(wr, &rec, sizeof(rec));
-	if (plan->buf)
-		write_all(wr, plan->buf, plan->buflen);
-	if (plan->extra)
-		write_all(wr, plan->extra, plan->extra_len);
-	for (size_t i = 0; i < plan->ncopies; i++) /* what the kernel wrote through &NAME pointers */
-		write_all(wr, plan->copies[i], plan->copy_len[i]);
+	send_report(plan, wr, &rec);
+	if (cs)
+		cs->reported = 1;
+	_exit(0);
+}
+
+/* The child: async-signal-safe from here to _exit. It enters the sandbox, confines itself
+ * (sandbox_confine, then Landlock unless the plan is --unsafe: --unsafe means the call may
+ * change things outside the sandbox, so no Landlock domain; the descriptors, the session
+ * and no_new_privs stay, as they only cut what the call inherits) and calls.
+ * clone3 makes processes, so there the call runs in a child of this one, the "caller",
+ * and this one is the subreaper of all it makes: a process made with CLONE_PARENT is this
+ * one's child and not the host's; one whose exit_signal is fatal kills the caller when it
+ * exits (the kernel sends exit_signal to the parent), and this one then reports that; and
+ * every process of the call is reaped here, before the report ends. */
+static void NORETURN child(const struct call_plan *plan, struct sandbox *box, int landlock_abi, int wr)
+{
+	struct record rec = { .stage = OS_SETUP, .prep_fd = -1 };
+	const char *step;
+	int e;
+	unsigned timeout_s = (plan->timeout_ms + 999) / 1000;
+	if ((e = sandbox_enter(box, plan->ns, timeout_s, &step)) || (e = sandbox_confine(box, &wr, &step)) ||
+	    (e = sandbox_landlock(box, plan->unsafe ? 0 : landlock_abi, &step)))
+		goto fail;
+	if (!plan->clone3)
+		call_and_report(plan, wr, timeout_s, NULL);
+	step = "become the subreaper of the call's processes";
+	volatile struct caller_state *cs = mmap(NULL, sizeof(*cs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cs == MAP_FAILED || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		e = errno;
+		goto fail;
+	}
+	pid_t self = getpid(), caller = fork();
+	if (caller < 0) {
+		e = errno;
+		step = "fork the caller";
+		goto fail;
+	}
+	if (caller == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != self)
+			_exit(1);
+		call_and_report(plan, wr, timeout_s, cs);
+	}
+	int st, caller_st = 0;
+	long made = 0;
+	for (;;) {
+		pid_t w = waitpid(-1, &st, __WALL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		if (w == caller)
+			caller_st = st;
+		else
+			made = w; /* a process of the call's: its CLONE_PARENT child, or an orphan */
+	}
+	if (cs->reported)
+		_exit(0);
+	if (WIFSIGNALED(caller_st)) {
+		rec.stage = OS_SIGNALED;
+		rec.err = WTERMSIG(caller_st);
+		rec.ret = cs->made > 0 ? cs->made : made;
+		send_report(plan, wr, &rec);
+		_exit(0);
+	}
+	e = ECHILD;
+	step = "the caller exited without a report";
+fail:
+	rec.err = e;
+	set_step(&rec, step);
+	send_report(plan, wr, &rec);
 	_exit(0);
 }
 
@@ -626,7 +723,7 @@ static uint64_t now_us(void)
 	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 }
 
-/* Reads n bytes before the deadline; returns 0, or -1 on timeout/EOF. */
+/* Reads n bytes before the deadline; returns 0, -1 on timeout or ^C, -2 on EOF or error. */
 static int read_until(int fd, void *p, size_t n, uint64_t deadline)
 {
 	char *c = p;
@@ -638,40 +735,60 @@ static int read_until(int fd, void *p, size_t n, uint64_t deadline)
 		int r = sig_poll(&pfd, 1, (int)((deadline - now + 999) / 1000)); /* ^C: ECANCELED */
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			return -1;
+		if (r == 0 || (r < 0 && errno == ECANCELED))
+			return -1; /* the deadline, or ^C: the child is killed */
+		if (r < 0)
+			return -2;
 		ssize_t got = read(fd, c, n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
-			return -1;
+			return -2;
 		c += got;
 		n -= (size_t)got;
 	}
 	return 0;
 }
 
-static void reap_strays(void)
+/* Without Landlock the path checks are the only wall between a call that writes files and
+ * the rest of the file system; with only them, such calls need --unsafe. */
+static bool needs_landlock(const struct call_plan *plan)
 {
-	while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
-		;
+	const struct syscall *sc = plan->sc;
+	if (plan->unsafe || strcmp(sc->safety, "sandbox"))
+		return false;
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (sc->args[i].role == AR_PATH)
+			return trust_writes_files(plan);
+	return false; /* descriptors only: the child has none but its own */
+}
+
+void invoke_writeback(const struct call_plan *plan, const struct outcome *out, unsigned char *dst, size_t len)
+{
+	size_t n = out->len < len ? out->len : len;
+	for (size_t i = 0; i < n; i++) {
+		bool ours = false;
+		for (size_t k = 0; k < plan->nsupplied && !ours; k++)
+			ours = i >= plan->supplied[k] && i < plan->supplied[k] + 8 && plan->supplied[k] + 8 <= plan->buflen &&
+			       !memcmp(out->after + plan->supplied[k], plan->buf + plan->supplied[k], 8);
+		if (!ours)
+			dst[i] = out->after[i];
+	}
 }
 
 int invoke_run(const struct call_plan *plan, struct outcome *out)
 {
-	static bool subreaper;
-	struct sandbox box = { NULL };
+	struct sandbox box = { NULL, -1 };
 	int fds[2];
 	outcome_init(out);
 	if (plan->sc->designed)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->sc->name);
 	if (sig_interrupted()) /* explain's follow-up calls, a demo's next call: not after ^C */
 		return sig_interrupt_err();
-	if (!subreaper) {
-		/* orphans of the sandboxed child (clone3's) come back to xsc to be reaped */
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
-		subreaper = true;
-	}
+	int landlock_abi = sandbox_landlock_abi();
+	if (!landlock_abi && needs_landlock(plan))
+		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",
+			   plan->sc->name);
 	unsigned needs = plan->ns ? SB_MNT : 0;
 	for (int i = 0; i < 6; i++)
 		needs |= sandbox_needs(plan->strings[i]);
@@ -691,10 +808,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		sandbox_destroy(&box);
 		return err("cannot fork: %s", strerror(e));
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		child(plan, &box, fds[1]);
-	}
+	if (pid == 0)
+		child(plan, &box, landlock_abi, fds[1]);
 	close(fds[1]);
 	struct record rec;
 	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
@@ -708,24 +823,35 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	out->extra_len = plan->extra_len;
 	out->extra_arg = plan->extra_arg;
 	out->extra = plan->extra_len ? xcalloc(1, plan->extra_len) : NULL;
-	bool got = read_until(fds[0], &rec, sizeof(rec), deadline) == 0 &&
-		   (!plan->buflen || read_until(fds[0], out->after, plan->buflen, deadline) == 0) &&
-		   (!plan->extra_len || read_until(fds[0], out->extra, plan->extra_len, deadline) == 0);
-	for (size_t i = 0; got && i < plan->ncopies; i++) {
+	int r = read_until(fds[0], &rec, sizeof(rec), deadline);
+	if (!r && plan->buflen)
+		r = read_until(fds[0], out->after, plan->buflen, deadline);
+	if (!r && plan->extra_len)
+		r = read_until(fds[0], out->extra, plan->extra_len, deadline);
+	for (size_t i = 0; !r && i < plan->ncopies; i++) {
 		out->pointed[i] = xmalloc(plan->copy_len[i]);
 		out->pointed_len[i] = plan->copy_len[i];
 		out->pointed_name[i] = plan->copy_name[i];
 		out->npointed = i + 1;
-		got = read_until(fds[0], out->pointed[i], plan->copy_len[i], deadline) == 0;
+		r = read_until(fds[0], out->pointed[i], plan->copy_len[i], deadline);
 	}
+	bool got = r == 0;
 	out->elapsed_us = now_us() - t0;
 	int status = 0;
-	if (!got)
+	if (r == -1) /* the deadline passed, or ^C: a SIGKILL below is ours, not the call's */
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(fds[0]);
-	if (got) {
+	if (got && rec.stage == OS_SIGNALED) {
+		/* clone3's caller died of a signal: the exit_signal of the process it made */
+		out->stage = OS_SIGNALED;
+		out->signal = rec.err;
+		out->ret = rec.ret;
+		if (rec.ret > 0)
+			sbuf_addf(&out->setup_error, "clone3 returned %lld, a new process; when it exited, the kernel sent its exit_signal (SIG%s) to the caller",
+				  (long long)rec.ret, sigabbrev_np(rec.err) ? sigabbrev_np(rec.err) : "?");
+	} else if (got) {
 		out->stage = rec.stage;
 		out->ret = rec.ret;
 		out->err = rec.err;
@@ -738,20 +864,17 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		}
 		if (rec.stage == OS_SETUP)
 			sbuf_addf(&out->setup_error, "%s: %s", rec.step, strerror(rec.err));
-		if (plan->clone3 && rec.ret > 0) {
-			/* with CLONE_PARENT the child is ours: wait for it briefly */
-			for (int i = 0; i < 1000 && waitpid((pid_t)rec.ret, NULL, WNOHANG | __WALL) == 0; i++)
-				usleep(1000);
-		}
-	} else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
+	} else if (r == -2 && WIFSIGNALED(status)) {
 		out->stage = OS_SIGNALED;
 		out->signal = WTERMSIG(status);
+	} else if (r == -2) {
+		out->stage = OS_SETUP;
+		sbuf_addf(&out->setup_error, "the sandboxed child exited (status %d) without a report", WEXITSTATUS(status));
 	} else {
 		out->stage = OS_TIMEOUT;
 	}
 	if (!got && plan->buf)
 		memcpy(out->after, plan->buf, plan->buflen);
-	reap_strays();
 	sandbox_destroy(&box);
 	if (sig_interrupted()) /* the child is gone and its sandbox removed: no outcome to show */
 		outcome_release(out);

@@ -36,6 +36,8 @@ struct call_plan {
 	size_t ncopies;
 	void *stack;             /* a stack xsc supplied for clone3 with CLONE_VM */
 	size_t stack_len;
+	uint32_t *supplied;      /* offsets of 8-byte slots of buf that hold xsc's addresses (heap) */
+	size_t nsupplied, supplied_alloc;
 	enum prep_kind prep;
 	int prep_arg;            /* the argument the prepared fd goes into */
 	bool ns, clone3, rseq_unregister;
@@ -70,6 +72,11 @@ void invoke_plan_release(struct call_plan *plan);
 /* Runs the plan once. Returns 0 with the outcome filled (a syscall error is an outcome,
  * not a failure), or -1 (reported) when xsc itself could not run it. */
 int invoke_run(const struct call_plan *plan, struct outcome *out);
+/* Copies what the kernel left in the struct (out->after) into dst, the session's buffer of
+ * len bytes, except the slots where xsc put its own addresses (the stack it supplied for
+ * CLONE_VM and its size, the copies "text" and &NAME fields point at) and the kernel left
+ * them alone: those keep dst's bytes, so no address of xsc's outlives the call. */
+void invoke_writeback(const struct call_plan *plan, const struct outcome *out, unsigned char *dst, size_t len);
 /* In a forked child only (async-signal-safe): the descriptor a prep makes, the raw call
  * (clone3 through a stub whose child exits at once, reaped), and giving back glibc's rseq
  * registration. They return -1 (or the errno) with *err set. */

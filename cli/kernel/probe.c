@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -555,47 +556,65 @@ static void run_one(struct sprobe *p)
 	p->done = true;
 }
 
-static void NORETURN prober(struct sprobe *ps, size_t n, const struct sandbox *box, unsigned timeout_s)
+/* One stage of the prober: the mount calls (ns: in private user and mount namespaces; bpf
+ * and perf need the initial ones) or all the others. Landlock comes after the mounts. */
+static void NORETURN probe_stage(struct sprobe *ps, size_t n, struct sandbox *box, int landlock_abi,
+				 unsigned timeout_s, bool ns)
 {
-	const char *step;
-	if (sandbox_enter(box, false, timeout_s, &step))
+	const char *step = NULL;
+	int e = ns ? sandbox_enter(box, true, timeout_s, &step) : 0;
+	if (!e)
+		e = sandbox_landlock(box, landlock_abi, &step);
+	if (e && !ns)
 		_exit(2);
-	alarm(timeout_s);
 	int fd = open("/", O_RDONLY | O_CLOEXEC);
 	fd_base = fd >= 0 ? fd : 3;
 	if (fd >= 0)
 		close(fd);
 	for (size_t i = 0; i < n; i++)
-		if (ps[i].plan.rseq_unregister)
+		if (!ps[i].skip && ps[i].plan.ns == ns && ps[i].plan.rseq_unregister)
 			invoke_rseq_release();
-	/* the mount calls first, in private user and mount namespaces of a child of their own
-	 * (bpf and perf need the initial namespaces, which the prober keeps) */
+	for (size_t i = 0; i < n; i++) {
+		if (ps[i].skip || ps[i].plan.ns != ns)
+			continue;
+		if (e) {
+			ps[i].ns_errno = e;
+			ps[i].ns_step = step;
+		} else {
+			run_one(&ps[i]);
+		}
+	}
+	_exit(0);
+}
+
+/* The prober: this process enters the sandbox, confines itself (sandbox_confine) and is the
+ * subreaper of everything below it, so processes that clone3 makes with CLONE_PARENT are
+ * reaped here and never reach the host; its children run the stages, the mount calls first. */
+static void NORETURN prober(struct sprobe *ps, size_t n, struct sandbox *box, int landlock_abi, unsigned timeout_s)
+{
+	const char *step;
+	if (sandbox_enter(box, false, timeout_s, &step) || sandbox_confine(box, NULL, &step) ||
+	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		_exit(2);
+	alarm(timeout_s);
 	bool any = false;
 	for (size_t i = 0; i < n; i++)
 		any |= !ps[i].skip && ps[i].plan.ns;
-	if (any) {
+	pid_t self = getpid();
+	for (int stage = any ? 0 : 1; stage < 2; stage++) {
 		pid_t c = fork();
 		if (c == 0) {
-			int e = sandbox_enter(box, true, timeout_s, &step);
-			for (size_t i = 0; i < n; i++) {
-				if (ps[i].skip || !ps[i].plan.ns)
-					continue;
-				if (e) {
-					ps[i].ns_errno = e;
-					ps[i].ns_step = step;
-				} else {
-					run_one(&ps[i]);
-				}
-			}
-			_exit(0);
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != self)
+				_exit(2);
+			alarm(timeout_s);
+			probe_stage(ps, n, box, landlock_abi, timeout_s, stage == 0);
 		}
-		if (c > 0)
-			while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
-				;
+		for (pid_t w = 0; c > 0 && w != c;) /* the stage, and whatever of its it outlived */
+			if ((w = waitpid(-1, NULL, __WALL)) < 0 && errno != EINTR)
+				break;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!ps[i].skip && !ps[i].plan.ns)
-			run_one(&ps[i]);
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
 	_exit(0);
 }
 
@@ -784,7 +803,7 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	}
 	struct sprobe *ps = shared_alloc(&sh, sizeof(*ps) * (cnt + 1));
 	struct specials spv = { (uint64_t)(uintptr_t)shared_alloc(&sh, SCRATCH_LEN), 0, &sh };
-	struct sandbox box = { NULL };
+	struct sandbox box = { NULL, -1 };
 	unsigned needs = SB_FILE; /* companions may name it */
 	uint64_t t0 = now_us();
 	if (sandbox_create(&box, 0) < 0) {
@@ -816,17 +835,16 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		sbuf_release(&path);
 	}
 	unsigned timeout_s = (timeout_ms * 10 + 999) / 1000 + 5;
+	int landlock_abi = sandbox_landlock_abi();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)
-		prober(ps, cnt, &box, timeout_s);
+		prober(ps, cnt, &box, landlock_abi, timeout_s);
 	int status = 0;
-	if (pid > 0)
+	if (pid > 0) /* only our own child: the host's are not ours to reap */
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			if (sig_interrupted()) /* ^C: the rest of the probe is not wanted */
 				kill(pid, SIGKILL);
-	while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) /* clone3's CLONE_PARENT children */
-		;
 	run->us = now_us() - t0;
 	sandbox_destroy(&box);
 	run->reports = xcalloc(cnt + 1, sizeof(*run->reports));

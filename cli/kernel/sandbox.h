@@ -6,7 +6,8 @@
 #include <stdbool.h>
 
 struct sandbox {
-	char *dir; /* absolute path; heap */
+	char *dir;   /* absolute path; heap */
+	int dirfd;   /* the directory, O_PATH|O_CLOEXEC: the Landlock rule's anchor (-1: none) */
 };
 
 enum sandbox_needs { SB_FILE = 1 << 0, SB_A = 1 << 1, SB_DIR = 1 << 2, SB_MNT = 1 << 3 };
@@ -21,4 +22,31 @@ void sandbox_destroy(struct sandbox *sb);
  * and mount namespaces and mounts a tmpfs on mnt/. Returns 0, or the errno of the failing
  * step with *step naming it. */
 int sandbox_enter(const struct sandbox *sb, bool ns, unsigned timeout_s, const char **step);
+
+/* The newest Landlock ABI this kernel offers (LANDLOCK_CREATE_RULESET_VERSION), 0 when it
+ * has none (ENOSYS, EOPNOTSUPP: not built, or not enabled at boot) or when the environment
+ * says XSC_TEST_NO_LANDLOCK=1 (tests pretend a kernel without it). Asked once per process;
+ * call it in the parent, before fork. */
+int sandbox_landlock_abi(void);
+
+/* The confinement layers, in the child after sandbox_enter and before the call, in the
+ * order bubblewrap and minijail use. sandbox_confine makes the first three:
+ *   1. descriptors: *keep (the report pipe, or NULL) moves to fd 3 and sb->dirfd to the next
+ *      one (*keep and sb->dirfd are updated); every other descriptor the process inherited is
+ *      closed (close_range); stdin reads EOF from a pipe and stdout/stderr write into a pipe
+ *      nobody reads (not /dev/null: that inode is shared by the whole system, and a call
+ *      handed fd 1 with AT_EMPTY_PATH could set its xattrs);
+ *   2. setsid(): a new session without a controlling terminal (no TIOCSTI through it, no
+ *      signals from the user's terminal);
+ *   3. PR_SET_NO_NEW_PRIVS;
+ * and sandbox_landlock the fourth, then closes sb->dirfd:
+ *   4. with landlock_abi > 0, a Landlock domain that handles every write-type file access
+ *      the ABI knows (and, from ABI 6, scopes signals and abstract unix sockets to the
+ *      domain) and allows writes only beneath the sandbox directory; reads stay allowed
+ *      everywhere. landlock_abi 0 (no Landlock, or --unsafe) only closes sb->dirfd.
+ * Mounts must be made before 4 (a Landlock domain forbids mount changes) and descriptors
+ * the call needs (pidfd, userfaultfd, io_uring) after 1. Async-signal-safe. They return 0,
+ * or the errno of the failing step with *step naming it. */
+int sandbox_confine(struct sandbox *sb, int *keep, const char **step);
+int sandbox_landlock(struct sandbox *sb, int landlock_abi, const char **step);
 #endif

@@ -77,7 +77,7 @@ static bool escapes(const char *path)
 /* Does this call, with these arguments, write to the file system? The names are the
  * build's (trust_interface bound each to its number). openat2 is read in the bytes the
  * kernel will read: the buffer, or the override that replaced it. */
-static bool writes_files(const struct call_plan *plan)
+bool trust_writes_files(const struct call_plan *plan)
 {
 	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "open_tree_attr",
 					       "statmount", "listmount", NULL };
@@ -193,7 +193,7 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 		}
 		if (!plan->strings[i] || !escapes(plan->strings[i]))
 			return 0;
-		if (writes_files(plan)) {
+		if (trust_writes_files(plan)) {
 			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, and %s would write there\n", name,
 				  plan->strings[i], plan->sc->name);
 			return 1;

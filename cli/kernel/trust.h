@@ -8,6 +8,7 @@
  *     paths are checked as the kernel will read them. */
 #ifndef XSC_TRUST_H
 #define XSC_TRUST_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "base/sbuf.h"
 #include "kernel/systable.h"
@@ -24,4 +25,7 @@ size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct 
 /* Bit i set: argument i is an address xsc did not make (a raw number, allowed by --unsafe),
  * which xsc itself must never read, e.g. to print a string. */
 unsigned trust_raw_addresses(const struct call_plan *plan);
+/* Whether the call, with these arguments as the kernel will read them, may write files
+ * (invoke_run refuses such calls without Landlock unless --unsafe). */
+bool trust_writes_files(const struct call_plan *plan);
 #endif
