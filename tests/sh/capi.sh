@@ -1,7 +1,9 @@
 # The sys_features C API over build/libxsc.a: the example program builds and runs and prints
 # openat2's bits; tests/probe/capi.c checks the API's edges (an unknown number is -1 with
 # ENOENT, short maps, names and bits) and prints every syscall's words, which must equal
-# `probe --format=bitmap` (both from the same per-boot cache); without a catalogue: EIO.
+# `probe --format=bitmap` (both from the same per-boot cache); tests/probe/capi-host.c is a
+# host program whose own child and process state the library must leave alone; without a
+# catalogue: EIO.
 set -u
 [ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
 command -v cc >/dev/null || { echo "no C compiler"; exit 77; }
@@ -45,6 +47,12 @@ if ! diff -u bitmap.txt capi.bitmap >diff.txt; then
 	no "the C API's bitmaps differ from probe --format=bitmap"; cat diff.txt
 fi
 [ "$(grep -c '^ok' capi.out)" -ge 10 ] || no "capi ran fewer checks than expected"
+
+# a host program: its own child's status survives a probe, its process state is untouched
+cc -std=c11 -Wall -Wextra -Werror -o capi-host "$top/tests/probe/capi-host.c" -I"$top/cli/kernel/include" $libs || { no "tests/probe/capi-host.c does not build"; exit 1; }
+XSC_DATA=$top/data XDG_CACHE_HOME=$d/host-cache ./capi-host >host.out 2>&1 || no "capi-host exited $?"
+grep '^not ok' host.out
+[ "$(grep -c '^ok' host.out)" -ge 10 ] || { no "capi-host ran fewer checks than expected"; cat host.out; }
 
 # no catalogue: -1 with EIO
 XSC_DATA=$d/nowhere ./capi openat2 >eio.out 2>/dev/null
