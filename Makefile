@@ -50,6 +50,10 @@ TEST_LIBS_test_layout   = $(shell pkg-config --libs libbpf 2>/dev/null)
 # cli/headers/header.c compiles against clang-c/Index.h (libclang-dev); libclang is dlopen'ed
 CLANG_INCDIR := $(shell llvm-config --includedir 2>/dev/null || llvm-config-14 --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
 $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
+# The live and probe children call libc only after fork: with -fno-plt those calls go through
+# GOT entries bound at start-up, so no child binds symbols lazily (dynamic-linker lookups and
+# a copied GOT page in the child of every call)
+$(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
 .PHONY: all build run test check deps install uninstall clean bench fuzz fuzz-build fuzz-bins core-lib lint dist
 

@@ -270,20 +270,20 @@ static int close_from(int from)
 
 int sandbox_confine(struct sandbox *sb, int *keep, const char **step)
 {
-	int in[2], out[2];
+	int null[2];
 	/* 1. descriptors. Everything that must survive is first copied to 5 or above, so the
 	 * dup2s onto 0-4 below can clobber nothing still needed whatever numbers the host had
 	 * free (it may have closed 0-2); the originals go with close_range. */
-	*step = "make the standard streams' pipes";
-	if (pipe2(in, 0) < 0 || pipe2(out, 0) < 0)
+	*step = "make the standard streams' pipe";
+	if (pipe2(null, 0) < 0)
 		return errno;
 	*step = "move descriptors";
-	int r = fcntl(in[0], F_DUPFD, 5), w = fcntl(out[1], F_DUPFD, 5);
+	int r = fcntl(null[0], F_DUPFD, 5);
 	int k = keep ? fcntl(*keep, F_DUPFD, 5) : -1;
 	int d = sb->dirfd >= 0 ? fcntl(sb->dirfd, F_DUPFD, 5) : -1;
-	if (r < 0 || w < 0 || (keep && k < 0) || (sb->dirfd >= 0 && d < 0))
+	if (r < 0 || (keep && k < 0) || (sb->dirfd >= 0 && d < 0))
 		return errno;
-	if (dup2(r, 0) < 0 || dup2(w, 1) < 0 || dup2(w, 2) < 0)
+	if (dup2(r, 0) < 0 || dup2(r, 1) < 0 || dup2(r, 2) < 0)
 		return errno;
 	int next = 3;
 	if (keep) {

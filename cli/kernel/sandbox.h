@@ -33,8 +33,9 @@ int sandbox_landlock_abi(void);
  * order bubblewrap and minijail use. sandbox_confine makes the first three:
  *   1. descriptors: *keep (the report pipe, or NULL) moves to fd 3 and sb->dirfd to the next
  *      one (*keep and sb->dirfd are updated); every other descriptor the process inherited is
- *      closed (close_range); stdin reads EOF from a pipe and stdout/stderr write into a pipe
- *      nobody reads (not /dev/null: that inode is shared by the whole system, and a call
+ *      closed (close_range); stdin, stdout and stderr are the read end of a pipe whose write
+ *      end is closed: reads see EOF, writes fail with EBADF (as on /dev/null opened
+ *      read-only; not /dev/null itself: that inode is shared by the whole system, and a call
  *      handed fd 1 with AT_EMPTY_PATH could set its xattrs);
  *   2. setsid(): a new session without a controlling terminal (no TIOCSTI through it, no
  *      signals from the user's terminal);
