@@ -40,12 +40,26 @@ static int make_dir(const char *dir, const char *name)
 	return r;
 }
 
+/* Whether xsc has a controlling terminal; asked once (one can be lost, not gained). */
+static bool has_ctty(void)
+{
+	static int ctty = -1;
+	if (ctty < 0) {
+		int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		ctty = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return ctty;
+}
+
 int sandbox_create(struct sandbox *sb, unsigned needs)
 {
 	struct sbuf p = SBUF_INIT;
 	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", scratch_dir());
 	sb->dir = sbuf_detach(&p);
 	sb->dirfd = -1;
+	sb->new_session = false;
 	if (!scratch_mkdtemp(sb->dir)) {
 		int e = errno;
 		FREE_AND_NULL(sb->dir);
@@ -58,6 +72,7 @@ int sandbox_create(struct sandbox *sb, unsigned needs)
 		sandbox_destroy(sb);
 		return err("cannot populate the sandbox: %s", strerror(e));
 	}
+	sb->new_session = has_ctty();
 	/* opened here, before fork: the child may not look paths up before it is confined */
 	sb->dirfd = open(sb->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (sb->dirfd < 0) {
@@ -302,7 +317,7 @@ int sandbox_confine(struct sandbox *sb, int *keep, const char **step)
 		return e;
 	/* 2. no controlling terminal */
 	*step = "setsid";
-	if (setsid() < 0)
+	if (sb->new_session && setsid() < 0)
 		return errno;
 	/* 3. */
 	*step = "prctl(PR_SET_NO_NEW_PRIVS)";

@@ -8,6 +8,7 @@
 struct sandbox {
 	char *dir;   /* absolute path; heap */
 	int dirfd;   /* the directory, O_PATH|O_CLOEXEC: the Landlock rule's anchor (-1: none) */
+	bool new_session; /* xsc has a controlling terminal: the child calls setsid() */
 };
 
 enum sandbox_needs { SB_FILE = 1 << 0, SB_A = 1 << 1, SB_DIR = 1 << 2, SB_MNT = 1 << 3 };
@@ -38,7 +39,10 @@ int sandbox_landlock_abi(void);
  *      read-only; not /dev/null itself: that inode is shared by the whole system, and a call
  *      handed fd 1 with AT_EMPTY_PATH could set its xattrs);
  *   2. setsid(): a new session without a controlling terminal (no TIOCSTI through it, no
- *      signals from the user's terminal);
+ *      signals from the user's terminal), when xsc has a controlling terminal
+ *      (sb->new_session). Without one the child has none either and, not leading a session,
+ *      cannot acquire one; and setsid is not free: it makes a scheduler autogroup, and
+ *      moving into it reschedules the child (tens to hundreds of µs on a busy machine);
  *   3. PR_SET_NO_NEW_PRIVS;
  * and sandbox_landlock the fourth, then closes sb->dirfd:
  *   4. with landlock_abi > 0, a Landlock domain that handles every write-type file access

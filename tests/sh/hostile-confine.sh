@@ -211,6 +211,23 @@ else
 	echo "SKIP the attempts as uid 65534: not root, or setpriv cannot switch users here"
 fi
 
+# on a terminal (script(1)'s pty; --unsafe, as /dev/tty is a device outside the sandbox): the
+# child has no controlling terminal to open, so none to type into (TIOCSTI) or to get
+# signals from
+if command -v script >/dev/null; then
+	n=$((n + 1))
+	script -qec "'$w/xsc' --data '$w/data' -c 'new openat2; call --unsafe openat2 pathname=/dev/tty'" /dev/null >"$w/out/log" 2>&1 </dev/null
+	if grep -q 'ENXIO' "$w/out/log"; then
+		echo "ok on a terminal: the child cannot open /dev/tty (ENXIO: no controlling terminal)"
+	else
+		echo "FAIL on a terminal: the child's /dev/tty:"
+		sed 's/^/    /' "$w/out/log" | head -5
+		fail=1
+	fi
+else
+	echo "SKIP the controlling-terminal check: script (util-linux) is not installed"
+fi
+
 # a kernel without Landlock: writes through paths are refused without --unsafe, reads run
 V=$w/victims-0
 n=$((n + 1))
