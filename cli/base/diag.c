@@ -65,15 +65,20 @@ static bool active_code_point(const unsigned char *p, size_t k)
 	return false;
 }
 
-/* The length of a colour sequence (ESC [ digits and semicolons m) at p, else 0. */
+const char *const term_colors[TERM_NCOLORS] = { "\033[0m", "\033[1m", "\033[2m", "\033[1;31m", "\033[32m",
+						 "\033[33m", "\033[36m" };
+
+/* The length of one of the colour sequences xsc itself writes (term_colors) at p, else 0.
+ * Only those: a catalogue string could otherwise conceal text (ESC [ 8 m) or paint it black
+ * on black. */
 static size_t sgr_len(const char *p, size_t n)
 {
-	size_t i = 2;
-	if (n < 3 || p[0] != '\033' || p[1] != '[')
-		return 0;
-	while (i < n && i < 32 && ((p[i] >= '0' && p[i] <= '9') || p[i] == ';'))
-		i++;
-	return i < n && p[i] == 'm' ? i + 1 : 0;
+	for (size_t i = 0; i < TERM_NCOLORS; i++) {
+		size_t k = strlen(term_colors[i]);
+		if (k <= n && !memcmp(p, term_colors[i], k))
+			return k;
+	}
+	return 0;
 }
 
 void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep)

@@ -16,9 +16,13 @@ void diag_set_where(const char *file, unsigned long line);
 /* Untrusted text made safe for a terminal or a text file: the one sanitiser for catalogue
  * strings, header lines, file names, cache contents and quoted input. Control characters
  * (C0, DEL, C1, ESC always), bytes that are not UTF-8 and the bidirectional overrides are
- * written as \xNN, one per byte; keep lets newlines, tabs or colour sequences (ESC [ 1;31 m,
- * never any other escape, as git's sideband and less -R allow) through. */
+ * written as \xNN, one per byte; keep lets newlines, tabs or the colour sequences xsc writes
+ * itself (term_colors, and no other escape, much as git's sideband and less -R allow colour)
+ * through. */
 enum { SAFE_NL = 1, SAFE_TAB = 2, SAFE_SGR = 4 };
+/* Those colours: reset, bold, dim, red, green, yellow, cyan (out_color's order). */
+#define TERM_NCOLORS 7
+extern const char *const term_colors[TERM_NCOLORS];
 struct sbuf;
 void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep);
 /* Fuzzing: count errors but print nothing. */

@@ -197,14 +197,12 @@ void out_raw(struct out *o, const char *s)
 		fputs(s, o->fp);
 }
 
+_Static_assert(OC_CYAN + 1 == TERM_NCOLORS, "one colour sequence per out_color");
+
 const char *out_color(const struct out *o, enum out_color c)
 {
-	static const char *const seq[] = {
-		[OC_RESET] = "\033[0m", [OC_BOLD] = "\033[1m", [OC_DIM] = "\033[2m",
-		[OC_RED] = "\033[1;31m", [OC_GREEN] = "\033[32m", [OC_YELLOW] = "\033[33m",
-		[OC_CYAN] = "\033[36m",
-	};
-	return o->color ? seq[c] : "";
+	/* the sanitiser lets exactly these through when colour is on */
+	return o->color ? term_colors[c] : "";
 }
 
 void out_done(struct out *o)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "base/util.h"
 
-enum out_color { OC_RESET, OC_BOLD, OC_DIM, OC_RED, OC_GREEN, OC_YELLOW, OC_CYAN };
+enum out_color { OC_RESET, OC_BOLD, OC_DIM, OC_RED, OC_GREEN, OC_YELLOW, OC_CYAN }; /* term_colors' order */
 
 struct out {
 	FILE *fp;

@@ -122,6 +122,7 @@ static void sanitiser(void)
 		{ "\033[1;31mred\033[0m", SAFE_SGR, "\033[1;31mred\033[0m" },
 		{ "\033[1;31mred\033[0m", 0, "\\x1b[1;31mred\\x1b[0m" },
 		{ "\033[2J\033[?25l", SAFE_SGR, "\\x1b[2J\\x1b[?25l" },
+		{ "\033[8mhidden\033[30;40m", SAFE_SGR, "\\x1b[8mhidden\\x1b[30;40m" },
 		{ "cut \033[", SAFE_SGR, "cut \\x1b[" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
