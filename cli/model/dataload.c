@@ -1228,7 +1228,8 @@ static int cmp_str(const void *a, const void *b)
 /* ---- a loaded catalogue checked again: what a cache holds must be what the loader makes ----
  * The loader checks the JSON as it reads it; a catalogue mapped back from a cache skips the
  * JSON, so these checks hold it to the same rules (the layout, versions, references, names,
- * enumerations, feature bits). A unit test runs them on every fresh load too. */
+ * enumerations, feature bits). test_dataload holds the fresh load of data/ to them too, so
+ * the two stay one set of rules. */
 
 #define CHECK(cond, ...)                                  \
 	do {                                              \
