@@ -281,7 +281,16 @@ int main(void)
 	}
 	struct catalog *good = load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 8, "5.6") "," F("c", "u32", 12, "5.6"), "{\"size\": 16, \"since\": \"5.6\"}"));
 	ok(good != NULL, "a good struct loads");
+	struct sbuf why = SBUF_INIT;
+	ok(good && catalog_check(good, &why) == 0, "and passes the cache's checks (%s)", why.buf);
 	catalog_free(good);
+	/* every catalogue the suite loads passes them too, or its cache would never be used */
+	struct catalog *hostile_docs = catalog_load("tests/fixtures/docs-hostile");
+	sbuf_reset(&why);
+	ok(hostile_docs && catalog_check(hostile_docs, &why) == 0, "the docs-hostile fixture passes the cache's checks (%s)",
+	   why.buf);
+	catalog_free(hostile_docs);
+	sbuf_release(&why);
 	ok(!load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 4, "5.6"), "")), "overlap refused");
 	ok(!load1(STRUCT(F("a", "u32", 0, "5.6") "," F("b", "u64", 8, "5.6"), "")), "hole refused");
 	ok(!load1(STRUCT(F("a", "u32", 0, "5.6") "," F("b", "u64", 4, "5.6"), "")), "misaligned field refused");
