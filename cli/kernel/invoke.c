@@ -360,7 +360,7 @@ static int plan_trust(struct call_plan *plan, const struct sysent *se, bool unsa
 			sbuf_addf(&msg, "%s%.*s", p == why.buf ? "" : "; and ", (int)len, p);
 			p += len + (p[len] == '\n');
 		}
-		err("refusing: %s; --unsafe allows it", msg.buf);
+		err("refusing: %s; %s", msg.buf, plan->probe ? "a probe never runs it" : "--unsafe allows it");
 		sbuf_release(&msg);
 		sbuf_release(&why);
 		return -1;
@@ -404,6 +404,7 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
 	plan->timeout_ms = timeout_ms;
 	plan->live = true;
+	plan->probe = flags & PLAN_PROBE;
 	bool live = !(flags & PLAN_SIM);
 	if (live && !invoke_supported(sc, &why))
 		return err("cannot call %s live: %s", sc->name, why);

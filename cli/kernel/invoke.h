@@ -46,6 +46,7 @@ struct call_plan {
 	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
 	bool buf_override;       /* buf holds an ARG="bytes" override, not the session's buffer */
 	bool unsafe;             /* a live call whose argument checks --unsafe lifted */
+	bool probe;              /* planned with PLAN_PROBE */
 	unsigned raw_addresses;  /* trust_raw_addresses(): arguments xsc must not read */
 	struct sbuf lifted;      /* the checks it lifted, a line each */
 };
@@ -58,6 +59,7 @@ struct buffer_lookup {
 enum plan_flags {
 	PLAN_UNSAFE = 1 << 0, /* may change things outside the sandbox */
 	PLAN_SIM = 1 << 1,    /* for the simulator: nothing runs, the call need not exist here */
+	PLAN_PROBE = 1 << 2,  /* the prober will set other flag bits and fields: paths stay inside */
 };
 
 /* Builds a plan. over[] are "NAME=VALUE" overrides; a "string" for a struct or buffer

@@ -323,7 +323,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 			structbuf_set_field(sb, f, &val);
 		}
 	}
-	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, 0, timeout_ms, &p->plan) < 0) {
+	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, PLAN_PROBE, timeout_ms, &p->plan) < 0) {
 		structbuf_free(sb);
 		return "xsc cannot plan a harmless call";
 	}

@@ -193,6 +193,12 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 		}
 		if (!plan->strings[i] || !escapes(plan->strings[i]))
 			return 0;
+		if (plan->probe) {
+			/* its next calls set O_TRUNC, O_CREAT, …: what they read now says nothing */
+			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, where the probe's calls with other flags could write\n",
+				  name, plan->strings[i]);
+			return 1;
+		}
 		if (trust_writes_files(plan)) {
 			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, and %s would write there\n", name,
 				  plan->strings[i], plan->sc->name);

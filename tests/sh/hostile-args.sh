@@ -52,7 +52,8 @@ catalogue reioctl "s = s.replace('\"type\": \"0xFF\", \"nr\": 11', '\"type\": \"
 catalogue reroles "s = s.replace('{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"fd\", \"default\": \"AT_FDCWD\"', '{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"int\", \"default\": \"5\"') if f.endswith('/openat2.json') else s"
 catalogue redefault "s = s.replace('{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"fd\", \"default\": \"AT_FDCWD\"', '{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"fd\", \"default\": \"5\"') if f.endswith('/openat2.json') else s"
 catalogue newcall "s = s.replace('\"name\": \"statx\"', '\"name\": \"unlinkat\"', 1).replace('\"x86_64\": 332', '\"x86_64\": 263').replace('\"aarch64\": 291', '\"aarch64\": 35') if f.endswith('/statx.json') else s"
-for c in renumber reioctl reroles redefault newcall; do
+catalogue reprobe "s = s.replace('      \"struct\": \"open_how\",\n', '      \"struct\": \"open_how\",\n      \"probe\": {\"args\": [\"pathname=\\\\\"$w/victim/data.txt\\\\\"\"]},\n', 1) if f.endswith('/openat2.json') else s"
+for c in renumber reioctl reroles redefault newcall reprobe; do
 	cmp -s "$w/data/statx.json" "$w/$c/statx.json" && cmp -s "$w/data/pidfd.json" "$w/$c/pidfd.json" &&
 		cmp -s "$w/data/openat2.json" "$w/$c/openat2.json" && { echo "FAIL: catalogue '$c' was not changed"; exit 1; }
 done
@@ -288,6 +289,17 @@ battery() {
 	tiocsti --unsafe >"$w/tiocsti" 2>&1
 	cp "$w/tiocsti.err" "$errf"
 	grep -q refusing "$errf" && fail "TIOCSTI: --unsafe did not lift the refusal"
+	# a catalogue's probe recipe: the prober sets O_TRUNC, O_CREAT, … one by one on its path
+	n=$((n + 1))
+	before=$(snapshot "$w/victim" "$vpid")
+	rm -f "$errf" "$w/run/out"
+	as_user sh -c 'cd "$1" && exec timeout 60 ../xsc --data ../reprobe probe --no-cache openat2 >"$2" 2>"$3" </dev/null' sh \
+		"$w/run" "$w/run/out" "$errf"
+	if [ "$before" != "$(snapshot "$w/victim" "$vpid")" ]; then
+		fail "a catalogue's probe recipe aiming at a file outside: the victim changed"
+	elif ! grep -q "argument 'pathname' = '.*' is outside the sandbox, where the probe's calls" "$errf"; then
+		fail "a catalogue's probe recipe aiming at a file outside: not refused"
+	fi
 	# class 4: pids
 	attempt "sched_setattr on another process" lift "argument 'pid' = [0-9]* is another process" <<-'EOF'
 	new sched_attr

@@ -140,6 +140,9 @@ static void test_override_is_the_buffer(void)
 	r = plan("lsm_get_self_attr", 0, &p, OVER("size=8"));
 	ok(r == 0 && p.size_cell == 8 && p.args[2] == (uintptr_t)&p.size_cell, "size=8 of a size pointer is what it points at");
 	invoke_plan_release(&p);
+	r = plan("openat2", PLAN_PROBE, &p, OVER("pathname=/etc/passwd"));
+	ok(r == -1, "a probe's path outside the sandbox is refused, even for reading (its next calls set O_TRUNC)");
+	invoke_plan_release(&p);
 	r = plan("openat2", PLAN_SIM, &p, OVER("dirfd=5"));
 	ok(r == 0 && !p.unsafe, "the simulator checks nothing and lifts nothing");
 	invoke_plan_release(&p);
