@@ -357,6 +357,7 @@ static void confine(pid_t parent, int fd, int efd, uint64_t base, size_t len)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); /* nothing it might run gains privileges */
 	if (getppid() != parent)
 		on_parent_death(SIGTERM);
 	/* out of the way first: with xsc's standard streams closed, the pipe may be fd 1 */
