@@ -43,8 +43,8 @@ static void print_unsafe(struct out *o, const struct call_plan *plan)
 {
 	if (!plan->unsafe)
 		return;
-	out_text(o, "  note: --unsafe: the sandbox's argument checks were lifted%s\n",
-		 plan->lifted.len ? "" : " (none of them refused this call)");
+	out_text(o, "  note: --unsafe: the argument checks and the Landlock write rule were lifted%s\n",
+		 plan->lifted.len ? "" : " (no argument check refused this call)");
 	for (const char *p = plan->lifted.buf; *p; p += strcspn(p, "\n") + 1)
 		out_text(o, "  note: --unsafe allowed: %.*s\n", (int)strcspn(p, "\n"), p);
 }

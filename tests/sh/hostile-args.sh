@@ -148,7 +148,7 @@ attempt() {
 	victims "$w/mine"
 	if [ "$lift" = keep ]; then
 		[ $rc -eq 1 ] && grep -q -e "$pat" "$errf" || fail "$name: --unsafe lifted a refusal it must not (exit $rc)"
-	elif grep -q refusing "$errf" || ! grep -q -e '--unsafe: the sandbox' "$w/out"; then
+	elif grep -q refusing "$errf" || ! grep -q -e '--unsafe: the argument checks' "$w/out"; then
 		fail "$name: --unsafe did not lift the refusal (exit $rc)"
 	fi
 }
