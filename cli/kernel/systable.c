@@ -57,7 +57,8 @@ static const uint32_t ioring_probe[] = { 8 };
 static const struct sysent table[] = {
 	{ "bpf", SYS_bpf, "can", CMDS(bpf_next_id), 0 },
 	{ "cachestat", SYS_cachestat, "faan", NULL, 0, 0 },
-	/* CLONE_INTO_CGROUP: cgroup at offset 80; MOUNT_ATTR_IDMAP: userns_fd at 24 (uapi) */
+	/* descriptors in the struct (uapi): CLONE_INTO_CGROUP's cgroup at offset 80, MOUNT_ATTR_IDMAP's
+	 * userns_fd at 24, IORING_SETUP_ATTACH_WQ's wq_fd at 24 (its flags at 8) */
 	{ "clone3", SYS_clone3, "an", NULL, 0, 0, 80, 0, 0x200000000ULL },
 	{ "clone", SYS_clone, "naaan", NULL, 0, 0 },
 #ifdef SYS_fork
@@ -67,7 +68,7 @@ static const struct sysent table[] = {
 #endif
 	{ "file_getattr", SYS_file_getattr, "fpann", NULL, 0, 0 },
 	{ "file_setattr", SYS_file_setattr, "fpann", NULL, 0, 0 },
-	{ "io_uring_setup", SYS_io_uring_setup, "na", NULL, 0, 0 },
+	{ "io_uring_setup", SYS_io_uring_setup, "na", NULL, 0, 0, 24, 8, 0x20 }, /* IORING_SETUP_ATTACH_WQ: wq_fd */
 	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, "fcan", CMDS(ioring_query), 0 },
 	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, "fcan", CMDS(ioring_probe), 0 },
 	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, "ann", NULL, 0, 0 },
