@@ -81,28 +81,31 @@ static size_t sgr_len(const char *p, size_t n)
 	return 0;
 }
 
+size_t safe_char(const char *s, size_t n, bool *raw)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k = utf8_len(p, n);
+	*raw = k == 1 ? p[0] >= 0x20 && p[0] != 0x7f : k > 1 && !active_code_point(p, k);
+	return k ? k : 1;
+}
+
 void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0, k; i < n; i += k) {
+		bool raw;
 		unsigned char c = p[i];
-		size_t k = c == 033 && (keep & SAFE_SGR) ? sgr_len(s + i, n - i) : 0;
-		if (k) {
+		if (c == 033 && (keep & SAFE_SGR) && (k = sgr_len(s + i, n - i))) {
 			sbuf_add(sb, p + i, k);
-			i += k;
 			continue;
 		}
-		k = utf8_len(p + i, n - i);
-		if (k == 1 && ((c >= 0x20 && c != 0x7f) || (c == '\n' && (keep & SAFE_NL)) ||
-			       (c == '\t' && (keep & SAFE_TAB)))) {
-			sbuf_addch(sb, c);
-		} else if (k > 1 && !active_code_point(p + i, k)) {
-			sbuf_add(sb, p + i, k);
-		} else {
-			for (size_t j = 0; j < (k ? k : 1); j++)
+		k = safe_char(s + i, n - i, &raw);
+		raw |= (c == '\n' && (keep & SAFE_NL)) || (c == '\t' && (keep & SAFE_TAB));
+		for (size_t j = 0; j < k; j++)
+			if (raw)
+				sbuf_addch(sb, p[i + j]);
+			else
 				sbuf_addf(sb, "\\x%02x", p[i + j]);
-		}
-		i += k ? k : 1;
 	}
 }
 

@@ -25,6 +25,10 @@ enum { SAFE_NL = 1, SAFE_TAB = 2, SAFE_SGR = 4 };
 extern const char *const term_colors[TERM_NCOLORS];
 struct sbuf;
 void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep);
+/* The same judgement one character at a time, for writers with escapes of their own
+ * (Markdown): the length of the character at s (1 for a byte that is not UTF-8; n > 0) and
+ * whether it may be written as it is. */
+size_t safe_char(const char *s, size_t n, bool *raw);
 /* Fuzzing: count errors but print nothing. */
 bool diag_set_quiet(bool quiet); /* returns the previous setting */
 /* A forked helper (header parsing) hands its messages to its parent instead of printing

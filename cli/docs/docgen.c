@@ -1,23 +1,20 @@
 #include "docs/docgen.h"
 #include <stdlib.h>
 #include <string.h>
+#include "base/diag.h"
 #include "kernel/probe.h"
 #include "model/kver.h"
 #include "base/banned.h"
 
 /* ---- escaping ---- */
 
-/* Length of a valid UTF-8 sequence at p, 0 when invalid. */
+/* Length of the character at p if it may be written as it is (safe_char: valid UTF-8, no
+ * C1 control, no bidirectional override), 0 when not. */
 static int utf8_len(const unsigned char *p)
 {
-	unsigned char c = *p;
-	int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-	if (!n || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
-		return 0;
-	for (int i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
+	bool raw;
+	size_t n = safe_char((const char *)p, strnlen((const char *)p, 4), &raw);
+	return raw ? (int)n : 0;
 }
 
 static bool is_alnum(int c)
