@@ -1,5 +1,8 @@
 /* The loader: accepts the bundled catalogue, refuses bad input whole and says where. */
+#include <dirent.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "tap.h"
 #include "model/dataload.h"
 #include "model/kver.h"
@@ -256,6 +259,54 @@ static void cache_damage(const struct catalog *c)
 	sbuf_release(&why);
 }
 
+/* The same through files: a load writes the cache (0600, in a 0700 directory), the next load
+ * maps it back equal, and a cache another could write is not used. */
+static void cache_files(const char *dir, const struct catalog *fresh)
+{
+	char tmp[] = "/tmp/xsc-test-cache-XXXXXX", path[512] = "", xdir[64];
+	if (!mkdtemp(tmp))
+		return;
+	const char *saved = getenv("XDG_CACHE_HOME");
+	char *keep = saved ? strdup(saved) : NULL;
+	setenv("XDG_CACHE_HOME", tmp, 1);
+	unsetenv("XSC_NO_CACHE");
+	catalog_free(catalog_load(dir));
+	snprintf(xdir, sizeof(xdir), "%s/xsc", tmp);
+	DIR *d = opendir(xdir);
+	struct dirent *de;
+	struct stat st, dst;
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "catalog-", 8))
+			snprintf(path, sizeof(path), "%s/%s", xdir, de->d_name);
+	if (d)
+		closedir(d);
+	ok(path[0] && stat(path, &st) == 0 && (st.st_mode & 0777) == 0600 && stat(xdir, &dst) == 0 &&
+		   (dst.st_mode & 0777) == 0700,
+	   "a load writes its cache, mode 0600 in a directory of mode 0700");
+	struct catalog *again = catalog_load(dir);
+	size_t bad = !again || again->nsyscalls != fresh->nsyscalls || again->nstructs != fresh->nstructs;
+	for (size_t i = 0; !bad && i < fresh->nsyscalls; i++)
+		bad += !same_syscall(&fresh->syscalls[i], &again->syscalls[i]);
+	for (size_t i = 0; !bad && i < fresh->nstructs; i++)
+		bad += !same_struct(&fresh->structs[i], &again->structs[i]);
+	ok(!bad, "the next load, from the cache file, is the same catalogue");
+	catalog_free(again);
+	if (path[0]) {
+		chmod(path, 0666); /* anyone's now: ignored with a warning, and the load still works */
+		again = catalog_load(dir);
+		ok(again && again->nsyscalls == fresh->nsyscalls, "a world-writable cache is ignored, the catalogue loads");
+		catalog_free(again);
+		unlink(path);
+	}
+	rmdir(xdir);
+	rmdir(tmp);
+	if (keep)
+		setenv("XDG_CACHE_HOME", keep, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(keep);
+}
+
 int main(void)
 {
 	struct catalog *cat = catalog_load(getenv("XSC_TEST_DATA") ? getenv("XSC_TEST_DATA") : "data");
@@ -277,6 +328,7 @@ int main(void)
 		cache_round_trip(cat);
 		cache_forgeries(cat);
 		cache_damage(cat);
+		cache_files(getenv("XSC_TEST_DATA") ? getenv("XSC_TEST_DATA") : "data", cat);
 		catalog_free(cat);
 	}
 	struct catalog *good = load1(STRUCT(F("a", "u64", 0, "5.6") "," F("b", "u32", 8, "5.6") "," F("c", "u32", 12, "5.6"), "{\"size\": 16, \"since\": \"5.6\"}"));
