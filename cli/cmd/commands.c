@@ -71,8 +71,8 @@ const struct command commands[] = {
 	  "descriptors other than AT_FDCWD and xsc's own, pids other than 0, raw addresses, and\n"
 	  "commands or ioctl requests xsc does not know to be harmless are refused, and the call\n"
 	  "notes which checks --unsafe lifted. Syscall numbers, argument kinds and ioctl requests\n"
-	  "come from xsc's build, never from the catalogue. A syscall error is the answer, not a\n"
-	  "failure of the command.",
+	  "come from xsc's build, never from the catalogue; a solution 'lesson --check' runs may\n"
+	  "not use --unsafe. A syscall error is the answer, not a failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
 	{ "target", cmd_target, "[live | sim VERSION [--check-fields]]", "call the running kernel or a simulated one",
 	  "'target sim 5.6' answers every following 'call' as a 5.6 kernel would, from the\n"

@@ -32,7 +32,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 chmod 755 "$w"
 mkdir "$w/data" "$w/scripts" "$w/run" "$w/sandboxes"
-cp "$XSC" "$w/xsc" && cp "$top"/data/*.json "$w/data/" || exit 1
+mkdir "$w/docs" # the lessons are found beside the catalogue
+cp "$XSC" "$w/xsc" && cp "$top"/data/*.json "$w/data/" && cp -r "$top/docs/lessons" "$w/docs/" || exit 1
 
 # Catalogues of an attacker's own, each a copy of data/ with one change.
 catalogue() { # NAME PYTHON: the copy's JSON is edited by PYTHON (the text in s, file in f)
@@ -299,6 +300,19 @@ battery() {
 		fail "a catalogue's probe recipe aiming at a file outside: the victim changed"
 	elif ! grep -q "argument 'pathname' = '.*' is outside the sandbox, where the probe's calls" "$errf"; then
 		fail "a catalogue's probe recipe aiming at a file outside: not refused"
+	fi
+	# a student's lesson solution, checked by root: its own --unsafe lifts nothing
+	n=$((n + 1))
+	before=$(snapshot "$w/victim" "$vpid")
+	rm -f "$errf" "$w/run/out"
+	printf '%s\n' 'new open_how' "call --unsafe openat2 pathname=$w/victim/data.txt how='\"\\x41\\x02\\0\\0\\0\\0\\0\\0\"'" >"$w/scripts/solution.xsc"
+	chmod a+r "$w/scripts/solution.xsc"
+	as_user sh -c 'cd "$1" && exec timeout 60 ../xsc --data ../data lesson 1 --check "$4" >"$2" 2>"$3" </dev/null' sh \
+		"$w/run" "$w/run/out" "$errf" "$w/scripts/solution.xsc"
+	if [ "$before" != "$(snapshot "$w/victim" "$vpid")" ]; then
+		fail "call --unsafe in a lesson solution being checked: the victim changed"
+	elif ! grep -q "call --unsafe: a solution being checked (lesson --check) may not lift" "$errf"; then
+		fail "call --unsafe in a lesson solution being checked: not refused"
 	fi
 	# class 4: pids
 	attempt "sched_setattr on another process" lift "argument 'pid' = [0-9]* is another process" <<-'EOF'
