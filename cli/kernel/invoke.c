@@ -610,6 +610,7 @@ static void NORETURN call_and_report(const struct call_plan *plan, int wr, unsig
 {
 	struct record rec = { .stage = OS_SETUP, .prep_fd = -1 };
 	uint64_t a[6];
+	const char *step;
 	int e;
 	memcpy(a, plan->args, sizeof(a));
 	if (plan->prep != PREP_NONE) {
@@ -629,6 +630,11 @@ static void NORETURN call_and_report(const struct call_plan *plan, int wr, unsig
 		goto report;
 	}
 	alarm(timeout_s + 1);
+	if ((e = sandbox_seccomp(plan->nr, plan->clone3, &step))) {
+		rec.err = e;
+		set_step(&rec, step);
+		goto report;
+	}
 	rec.stage = OS_CALLED;
 	if (cs) {
 		/* its new process may kill this one as soon as it exits (a fatal exit_signal) */

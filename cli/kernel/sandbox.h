@@ -54,4 +54,12 @@ int sandbox_landlock_abi(void);
  * or the errno of the failing step with *step naming it. */
 int sandbox_confine(struct sandbox *sb, int *keep, const char **step);
 int sandbox_landlock(struct sandbox *sb, int landlock_abi, const char **step);
+/* The last layer, just before a live call, after every other step of the child: a seccomp
+ * filter that allows the call's own number and only what reporting needs (write, exit,
+ * exit_group, rt_sigreturn, and wait4 for a call that makes processes) and kills the
+ * process on anything else, or on another syscall ABI. So code the call could divert the
+ * child into (rseq's abort_ip, for one) can make no other system call. The probe, which
+ * makes many calls in one child, does without it, and so does a child run under valgrind,
+ * whose own system calls the filter would kill. Returns 0 or the errno, as above. */
+int sandbox_seccomp(long nr, bool makes_processes, const char **step);
 #endif

@@ -3,7 +3,7 @@
  * sandbox_landlock) and then tries what a call could: use a descriptor it inherited, read
  * and write its standard streams, write, create, truncate, rename and remove outside the
  * sandbox, and signal its parent. The argument checks (trust) are not involved, so
- * Landlock is tested without them. */
+ * Landlock is tested without them. Last, the seccomp filter a live call is made under. */
 #include "tap.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "base/diag.h"
@@ -165,6 +166,30 @@ int main(void)
 			return 1;
 		close(fd);
 	}
+	/* the seccomp filter: the call's own number and the report pass, anything else kills */
+	int pfd[2];
+	if (pipe(pfd) < 0)
+		return 1;
+	p = fork();
+	if (p == 0) {
+		const char *step;
+		close(pfd[0]);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sandbox_seccomp(SYS_getpid, false, &step))
+			_exit(2);
+		char c = syscall(SYS_getpid) > 0 ? 'y' : 'n';
+		if (write(pfd[1], &c, 1) != 1)
+			_exit(3);
+		syscall(SYS_getppid); /* not the call: the filter kills */
+		_exit(0);
+	}
+	close(pfd[1]);
+	char c = 0;
+	ssize_t got = read(pfd[0], &c, 1);
+	close(pfd[0]);
+	waitpid(p, &st, 0);
+	ok(got == 1 && c == 'y', "seccomp: the call's own number and write pass");
+	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS, "seccomp: another system call kills the child (SIGSYS)");
+
 	remove_tree(scratch);
 	return tap_done();
 }
