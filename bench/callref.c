@@ -6,7 +6,7 @@
  * list of: fds (the directory opened O_PATH before fork, a pipe's read end on the standard
  * streams, the report pipe moved to fd 3, close_range), setsid, nnp (PR_SET_NO_NEW_PRIVS),
  * landlock (a ruleset at the kernel's ABI handling its write accesses, one path rule,
- * restrict_self).
+ * restrict_self), seccomp (the filter sandbox_seccomp installs just before the call).
  * Runs N calls and exits 0 if every openat2 succeeded. bench/run.sh times it like xsc
  * running a script of N calls, unconfined and with the steps one by one. With a fifth
  * argument -t the child also times each step and callref prints their averages in µs. */
@@ -19,6 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -30,9 +34,9 @@
 #define SYS_openat2 437
 #endif
 
-static int step_fds, step_setsid, step_nnp, step_landlock, landlock_abi;
-static uint64_t step_ns[4];       /* in the child: what each step took */
-static uint64_t total_ns[4];      /* in the parent: summed over the calls */
+static int step_fds, step_setsid, step_nnp, step_landlock, step_seccomp, landlock_abi;
+static uint64_t step_ns[5];       /* in the child: what each step took */
+static uint64_t total_ns[5];      /* in the parent: summed over the calls */
 static int timing;                /* -t: the child reports step_ns after the struct */
 
 static uint64_t ns_now(void)
@@ -87,6 +91,30 @@ static int confine(int *wr, int dirfd)
 		close((int)rs);
 	}
 	step_ns[3] = ns_now() - t;
+	t = ns_now();
+	if (step_seccomp) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_write, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		};
+		struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+			return -1;
+	}
+	step_ns[4] = ns_now() - t;
 	return 0;
 }
 
@@ -159,10 +187,10 @@ static int one_call(const char *base)
 	close(fds[1]);
 	struct record rec;
 	struct open_how_ref back;
-	uint64_t ns[4];
+	uint64_t ns[5];
 	int ok = read_full(fds[0], &rec, sizeof(rec)) == 0 && read_full(fds[0], &back, sizeof(back)) == 0 &&
 		 (!timing || read_full(fds[0], ns, sizeof(ns)) == 0);
-	for (int i = 0; ok && timing && i < 4; i++)
+	for (int i = 0; ok && timing && i < 5; i++)
 		total_ns[i] += ns[i];
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
@@ -184,6 +212,7 @@ int main(int argc, char **argv)
 	step_setsid = strstr(steps, "setsid") != NULL;
 	step_nnp = strstr(steps, "nnp") != NULL;
 	step_landlock = strstr(steps, "landlock") != NULL;
+	step_seccomp = strstr(steps, "seccomp") != NULL;
 	if (step_landlock) {
 		long abi = syscall(444, NULL, 0, 1);
 		landlock_abi = abi > 0 ? (int)abi : 0;
@@ -194,7 +223,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	if (timing && n > 0) /* the steps' own time in the child, in µs per call */
-		printf("fds %.1f setsid %.1f nnp %.1f landlock %.1f\n", total_ns[0] / 1e3 / n, total_ns[1] / 1e3 / n,
-		       total_ns[2] / 1e3 / n, total_ns[3] / 1e3 / n);
+		printf("fds %.1f setsid %.1f nnp %.1f landlock %.1f seccomp %.1f\n", total_ns[0] / 1e3 / n, total_ns[1] / 1e3 / n,
+		       total_ns[2] / 1e3 / n, total_ns[3] / 1e3 / n, total_ns[4] / 1e3 / n);
 	return 0;
 }

@@ -36,7 +36,7 @@ $CC -O2 -std=c11 -D_GNU_SOURCE -fno-plt -o "$B/callref" bench/callref.c
 sbx=/dev/shm
 [ -d "$sbx" ] && [ -w "$sbx" ] || sbx=${TMPDIR:-/tmp}
 # the confinement steps of xsc's child (cli/kernel/sandbox.c), added to callref one by one
-steps="none fds fds,setsid fds,setsid,nnp fds,setsid,nnp,landlock"
+steps="none fds fds,setsid fds,setsid,nnp fds,setsid,nnp,landlock fds,setsid,nnp,landlock,seccomp"
 min() { awk -v a="$1" -v b="${2:-}" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
 # best KEY TIMEIT-ARGS...: keeps the smallest of the rounds' medians in $KEY
 best() {
@@ -77,6 +77,7 @@ if [ -n "$live_ok" ]; then
 		case $st in
 		none) what="unconfined (fork, chdir, rlimits, the call, the report)" ;;
 		fds) what="+ descriptors: close_range, stdio on a pipe, the report pipe on fd 3" ;;
+		*,seccomp) what="+ seccomp: the call, write and exit only" ;;
 		*,landlock) what="+ Landlock: ruleset, a rule beneath the sandbox, restrict_self" ;;
 		*,nnp) what="+ PR_SET_NO_NEW_PRIVS" ;;
 		*,setsid) what="+ setsid: a new session (xsc: only with a controlling terminal)" ;;
@@ -86,8 +87,8 @@ if [ -n "$live_ok" ]; then
 		pw=$w pc=$c
 	done
 	awk -v w="$pw" -v rw="$wall_none" -v c="$pc" -v rc="$cpu_none" \
-		'BEGIN { printf "    all four steps: %+.1f us wall (%+.0f %%), %+.1f us CPU (%+.0f %%) per call over unconfined\n", (w - rw) / 1000, 100 * (w - rw) / rw, (c - rc) / 1000, 100 * (c - rc) / rc }'
-	if t=$("$B/callref" 1000 "$sbx" fds,setsid,nnp,landlock -t 2>/dev/null); then
+		'BEGIN { printf "    all five steps: %+.1f us wall (%+.0f %%), %+.1f us CPU (%+.0f %%) per call over unconfined\n", (w - rw) / 1000, 100 * (w - rw) / rw, (c - rc) / 1000, 100 * (c - rc) / rc }'
+	if t=$("$B/callref" 1000 "$sbx" fds,setsid,nnp,landlock,seccomp -t 2>/dev/null); then
 		echo "  the steps' own time in the child (callref -t, mean of 1,000 calls, us): $t"
 	fi
 	if (exec 9</dev/tty) 2>/dev/null; then
@@ -98,7 +99,7 @@ if [ -n "$live_ok" ]; then
 else
 	echo "  live calls could not be measured here (not Linux, or a call failed): SKIP"
 fi
-echo "  reproduce: XSC_SANDBOX_DIR=$sbx $B/timeit [-c] $NL $BUILD/xsc --data data $B/live1000.xsc; $B/timeit [-c] $NL $B/callref 1000 $sbx [fds,setsid,nnp,landlock]; $B/callref 1000 $sbx fds,setsid,nnp,landlock -t"
+echo "  reproduce: XSC_SANDBOX_DIR=$sbx $B/timeit [-c] $NL $BUILD/xsc --data data $B/live1000.xsc; $B/timeit [-c] $NL $B/callref 1000 $sbx [fds,setsid,nnp,landlock,seccomp]; $B/callref 1000 $sbx fds,setsid,nnp,landlock,seccomp -t"
 
 echo "== site: the whole site from the catalogue against pandoc and the cmark-gfm CLI on the same Markdown"
 # informational: PASS/OVER is printed, the exit status stays with the budgets above
