@@ -4,6 +4,8 @@
 #   make deps       install missing Debian packages (apt-get, as root)
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
+#   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
+#                   kernel's version: agreement per interface, minimised reproducers (issue 24)
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
 
 PREFIX  ?= /usr/local
@@ -55,7 +57,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: all build run test check deps install uninstall clean bench fuzz fuzz-build fuzz-bins core-lib lint dist
+.PHONY: all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
 # driver built with the normal compiler that runs the regression corpus in make test.
@@ -163,6 +165,13 @@ dist:
 
 bench: all
 	@BUILD=$(BUILD) sh bench/run.sh
+
+# The differential tester (tests/difftest.py): CASES random calls, each live (sandboxed) and
+# simulated at the running kernel's version; the last line gives the agreement.
+CASES ?= 3000
+SEED  ?= 1
+difftest: all
+	@NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data --cases $(CASES) --seed $(SEED)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/data $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/xsc
