@@ -11,7 +11,8 @@ Interfaces whose plainest call the sandbox refuses (fork, vfork, clone) are not 
 and are left out. A case ends in one of:
   agree / disagree  both answered and the outcomes are / are not the same
   environment       live failed with an errno that depends on state outside the arguments
-                    (ENOENT, EBADF, EPERM, ... see ENV) where the simulator said success:
+                    (ENOENT, EBADF, EPERM, ... see ENV), or the child died of a signal (an
+                    exit_signal sent to it), where the simulator said success:
                     the simulator cannot know it today (issue 24, "state outside the
                     arguments"); counted apart, not compared
   uncertain / missed  the simulator marked its answer "certain": false (issue 24, not yet
@@ -217,6 +218,19 @@ def plain_value(rng, width, signed):
     return ["%#x" % rng.randrange(1 << width)]
 
 
+def smaller_values(toks):
+    """For a lone number: 1, its highest bit alone, its half (so a minimised value ends near
+    the boundary that decides the answer)."""
+    if len(toks) != 1 or not re.fullmatch(r"0x[0-9a-f]+|[0-9]+", toks[0]):
+        return []
+    v = num(toks[0])
+    out = []
+    for w in (1, 1 << (v.bit_length() - 1) if v else 0, v >> 1):
+        if 0 < w < v and "%#x" % w not in out:
+            out.append("%#x" % w if w > 9 else str(w))
+    return out
+
+
 class Case:
     def __init__(self, iface, kind, base=True):
         self.iface = iface
@@ -255,9 +269,9 @@ class Case:
         """Smaller cases: one set, token, poke, argument or the size dropped."""
         for i, (f, toks) in enumerate(self.sets):
             yield self.copy(sets=self.sets[:i] + self.sets[i + 1:])
-            if len(toks) == 1 and re.fullmatch(r"-?(0x)?[0-9a-f]+", toks[0]) and toks[0] not in ("0", "1"):
+            for smaller in smaller_values(toks):
                 s = [list(x) for x in self.sets]
-                s[i][1] = ["1"]
+                s[i][1] = [smaller]
                 yield self.copy(sets=s)
             if len(toks) > 1:
                 for j in range(len(toks)):
@@ -272,9 +286,9 @@ class Case:
             yield self.copy(size=None)
         for i, (a, toks) in enumerate(self.args):
             yield self.copy(args=self.args[:i] + self.args[i + 1:])
-            if len(toks) == 1 and re.fullmatch(r"(0x)?[0-9a-f]+", toks[0]) and toks[0] not in ("0", "1"):
+            for smaller in smaller_values(toks):
                 s = [list(x) for x in self.args]
-                s[i][1] = ["1"]
+                s[i][1] = [smaller]
                 yield self.copy(args=s)
             if len(toks) > 1:
                 for j in range(len(toks)):
@@ -405,13 +419,13 @@ def run_cases(cases, xsc, data, kver, work, tag):
             c.state = "uncertain" if c.live in c.possible else "missed"
         elif c.live == c.sim:
             c.state = "agree"
-        elif c.sim == "ok" and c.live in ENV:
+        elif c.sim == "ok" and (c.live in ENV or c.live in ("signaled", "timeout")):
             c.state = "environment"
         else:
             c.state = "disagree"
 
 
-def minimise(cases, xsc, data, kver, work, rounds=12):
+def minimise(cases, xsc, data, kver, work, rounds=40):
     """Drops lines and flag names while live and sim keep the same two answers."""
     todo = list(cases)
     for r in range(rounds):
@@ -497,7 +511,7 @@ def main():
         print("difftest: not live-callable in the sandbox, not generated: %s" % ", ".join(skipped))
     print("difftest: %d compared (certain answers: %s of the cases), %d environment-dependent (live %s where the simulator says success), "
           "%d refused by the sandbox, %d invalid" % (len(compared), pct(len(compared), len(cases)), count("environment"),
-                                                     "/".join(sorted(ENV & {c.live for c in cases if c.state == "environment"})) or "-",
+                                                     "/".join(sorted({c.live for c in cases if c.state == "environment"})) or "-",
                                                      count("refused"), count("invalid")))
     for c in cases:
         if c.state == "invalid":
@@ -521,6 +535,12 @@ def main():
             print("  %s: live %s, sim %s (x%d%s)" % (name, live, sim, len(cs), ", size-only" if kind == "size" else ""))
             for l in lines:
                 print("    " + l)
+    if dis:
+        pairs = {}
+        for c in dis:
+            pairs[(c.live, c.sim)] = pairs.get((c.live, c.sim), 0) + 1
+        print("difftest: disagreements by answer (live/sim): %s" % ", ".join(
+            "%s/%s %d" % (l, m, n) for (l, m), n in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))))
     print("difftest: size-only: %d cases, %d agree (%s)" % (len(size_only), size_agree, pct(size_agree, len(size_only))))
     per = []
     for it in ifaces:
