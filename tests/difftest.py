@@ -40,6 +40,7 @@ import os
 import platform
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -125,7 +126,7 @@ def docs(text):
         out.append(doc)
 
 
-def run_xsc(args, xsc, data, path, cwd):
+def run_xsc(xsc, data, path, cwd):
     p = subprocess.run([xsc, "--data", data, "--json", "--keep-going", path], cwd=cwd,
                        capture_output=True, text=True, errors="replace", timeout=900)
     return p.stdout, p.stderr
@@ -378,7 +379,7 @@ def run_cases(cases, xsc, data, kver, work, tag):
 
     def one(job):
         target, cs, spans, path = job
-        out, err = run_xsc(None, xsc, data, path, work)
+        out, err = run_xsc(xsc, data, path, work)
         return job, out, err
 
     with ThreadPoolExecutor(max_workers=2) as ex:
@@ -473,6 +474,14 @@ def main():
     kver = o.kernel or ".".join(platform.release().split(".")[:2]).split("-")[0]
     work = o.keep or tempfile.mkdtemp(prefix="xsc-difftest-")
     os.makedirs(work, exist_ok=True)
+    try:
+        return difftest(o, xsc, data, kver, work)
+    finally:
+        if not o.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def difftest(o, xsc, data, kver, work):
 
     listing = subprocess.run([xsc, "--data", data, "--json", "list"], capture_output=True, text=True, check=True)
     names = sorted(d["name"] for d in json.loads(listing.stdout))
@@ -561,8 +570,6 @@ def main():
     if count("invalid"):
         print("difftest: FAIL: %d invalid cases (the generator wrote lines xsc refuses)" % count("invalid"))
         rc = 1
-    if not o.keep:
-        subprocess.run(["rm", "-rf", work])
     return rc
 
 
