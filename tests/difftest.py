@@ -427,24 +427,31 @@ def run_cases(cases, xsc, data, kver, work, tag):
 
 
 def minimise(cases, xsc, data, kver, work, rounds=40):
-    """Drops lines and flag names while live and sim keep the same two answers."""
+    """Drops lines and flag names while live and sim keep the same two answers. A smaller
+    case many disagreements reach is run once (seen)."""
     todo = list(cases)
+    seen = {}
     for r in range(rounds):
-        cand = []
+        variants, fresh = {}, {}
         for c in todo:
-            vs = list(c.variants())
+            variants[id(c)] = vs = list(c.variants())
             for v in vs:
-                v.parent = c
-            cand += vs
-        if not cand:
+                key = (v.iface.name, tuple(v.lines()))
+                if key not in seen and key not in fresh:
+                    fresh[key] = v
+        if not any(variants.values()):
             return
-        run_cases(cand, xsc, data, kver, work, "min%d" % r)
+        if fresh:
+            run_cases(list(fresh.values()), xsc, data, kver, work, "min%d" % r)
+            for key, v in fresh.items():
+                seen[key] = v
         nxt = []
         for c in todo:
-            for v in cand:
-                if v.parent is c and v.state == "disagree" and v.live == c.live and v.sim == c.sim:
+            for v in variants[id(c)]:
+                w = seen[(v.iface.name, tuple(v.lines()))]
+                if w.state == "disagree" and w.live == c.live and w.sim == c.sim:
                     c.sets, c.size, c.pokes, c.args = v.sets, v.size, v.pokes, v.args
-                    c.live_line, c.sim_line = v.live_line, v.sim_line
+                    c.live_line, c.sim_line = w.live_line, w.sim_line
                     nxt.append(c)
                     break
         todo = nxt
