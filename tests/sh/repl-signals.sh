@@ -41,19 +41,7 @@ start() {
 		i=$((i + 1))
 	done
 }
-# wait_for REGEX WHAT: poll the pane for up to 10 s
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		T capture-pane -p -t xsc >"$pane" 2>/dev/null && grep -q -- "$1" "$pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "FAIL: $2: no line matching '$1' in the pane:"
-	sed 's/^/    | /' "$pane" | grep -v '^    | $'
-	fail=1
-	return 1
-}
+. "$top/tests/lib.sh" # wait_for
 # wait_status WANT WHAT: the shell around xsc wrote "exit WANT"
 wait_status() {
 	i=0

@@ -17,19 +17,7 @@ start() {
 	T new-session -d -s xsc -x 200 -y 50 "$XSC --data $top/data" || { echo "FAIL: tmux cannot start"; exit 1; }
 	wait_for '^xsc> *$' "the prompt"
 }
-# wait_for REGEX WHAT: poll the pane for up to 10 s
-wait_for() {
-	i=0
-	while [ $i -lt 100 ]; do
-		T capture-pane -p -t xsc >"$pane" 2>/dev/null && grep -q -- "$1" "$pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "FAIL: $2: no line matching '$1' in the pane:"
-	sed 's/^/    | /' "$pane" | grep -v '^    | $'
-	fail=1
-	return 1
-}
+. "$top/tests/lib.sh" # wait_for
 keys() { T send-keys -t xsc "$@"; }
 text() { T send-keys -t xsc -l "$1"; }
 # a fresh line on a clear screen
