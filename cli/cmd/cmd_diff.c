@@ -80,9 +80,14 @@ int cmd_diff(struct session *s, int argc, char **argv)
 	size_t count[3] = { 0, 0, 0 };
 	static const char *const label[] = { "compatible extension", "undocumented extension (warning)",
 					     "ABI break (error)" };
+	struct sbuf shown[2] = { SBUF_INIT, SBUF_INIT }; /* a URL's password is never printed */
+	fetch_redact(src[0], &shown[0]);
+	fetch_redact(src[1], &shown[1]);
 	out_obj(o, NULL);
-	out_str(o, "old", src[0]);
-	out_str(o, "new", src[1]);
+	out_str(o, "old", shown[0].buf);
+	out_str(o, "new", shown[1].buf);
+	sbuf_release(&shown[0]);
+	sbuf_release(&shown[1]);
 	out_arr(o, "changes");
 	const char *scope = NULL;
 	for (size_t i = 0; i < d.n; i++) {

@@ -57,6 +57,9 @@ run "a token as user name" 1 lint "http://ghp_hunter2@127.0.0.1:$P/lint/hole.h"
 secret "a token as user name"
 run "diff with credentials" 0 diff "http://user:hunter2@127.0.0.1:$P/auth.h" "$U/ok.h"
 secret "diff with credentials"
+run "diff --json with credentials" 0 --json diff "http://user:hunter2@127.0.0.1:$P/auth.h" "http://user:hunter2@127.0.0.1:$P/ok.h"
+grep -q '"old": "http://user:\*\*\*@' out.txt || no "diff --json with credentials: $(head -5 out.txt)"
+secret "diff --json with credentials"
 run "redirect to credentials" 0 import "$U/redir-creds"
 secret "redirect to credentials"
 run "refused with credentials" 1 import "ftp://user:hunter2@127.0.0.1:$P/x.h"
@@ -68,6 +71,11 @@ printf 'lint http://user:hunter2@127.0.0.1:%s/lint/hole.h\n' "$P" >t.xsc
 cp t.md out.txt
 secret "transcript"
 grep -q "user:\*\*\*@" t.md || no "transcript: the command line is missing"
+printf 'diff --json http://user:hunter2@127.0.0.1:%s/auth.h http://127.0.0.1:%s/ok.h\n' "$P" "$P" >t.xsc
+"$XSC" --transcript t2.md t.xsc >out.txt 2>&1
+grep -q '"old": "http://user:\*\*\*@' t2.md || no "transcript of diff --json: $(cat out.txt t2.md | head -20)"
+cp t2.md out.txt
+secret "transcript of diff --json"
 # the REPL's history records what was typed: redacted there too (tmux gives it a terminal)
 if command -v tmux >/dev/null 2>&1; then
 	unset TMUX
