@@ -156,8 +156,7 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len)
 	return read_fd_max(fd, &st, max, out, len);
 }
 
-/* Why st (of what) is not the user's own, or NULL when it is. */
-static const char *not_own(const struct stat *st, char *why, size_t n)
+const char *stat_not_own(const struct stat *st, char *why, size_t n)
 {
 	if (st->st_uid != geteuid())
 		snprintf(why, n, "owned by uid %u, not by you (uid %u)", (unsigned)st->st_uid, (unsigned)geteuid());
@@ -169,18 +168,47 @@ static const char *not_own(const struct stat *st, char *why, size_t n)
 	return why;
 }
 
-/* The directory part of path, checked: NULL when it is the user's own, else why not. */
-static const char *cache_dir_unsafe(const char *path, char *why, size_t n)
+/* Why dir's parent lets someone else swap dir after it was checked, or NULL: writable by
+ * others without the sticky bit (in a sticky one only dir's owner may rename it). */
+static const char *parent_unsafe(const char *dir, char *why, size_t n)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *p = xstrdup(dir), *slash = strrchr(p, '/');
 	struct stat st;
 	const char *r = NULL;
 	if (slash)
 		*slash = '\0';
-	if (slash && slash != dir && stat(dir, &st) < 0)
-		r = strerror(errno);
-	else if (slash && slash != dir)
-		r = S_ISDIR(st.st_mode) ? not_own(&st, why, n) : "not a directory";
+	if (lstat(!slash ? "." : slash == p ? "/" : p, &st) == 0 && (st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(st.st_mode & S_ISVTX)) {
+		snprintf(why, n, "in a directory others may write (mode %04o)", (unsigned)(st.st_mode & 07777));
+		r = why;
+	}
+	free(p);
+	return r;
+}
+
+const char *dir_not_own(const char *dir, char *why, size_t n)
+{
+	struct stat st;
+	/* lstat: a symbolic link is refused whoever made it, it could point anywhere later */
+	if (lstat(dir, &st) < 0)
+		return strerror(errno);
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	const char *r = stat_not_own(&st, why, n);
+	return r ? r : parent_unsafe(dir, why, n);
+}
+
+/* The directory part of path, checked: NULL when it is the user's own, else why not. */
+static const char *cache_dir_unsafe(const char *path, char *why, size_t n)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	const char *r = NULL;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		r = dir_not_own(dir, why, n);
+	}
 	free(dir);
 	return r;
 }
@@ -202,7 +230,7 @@ int safe_cache_read(const char *path, size_t max, char **out, size_t *len)
 			warning("ignoring the cache '%s': %s", path, errno == ELOOP ? "a symbolic link" : strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (bad = not_own(&st, why, sizeof(why)))) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (bad = stat_not_own(&st, why, sizeof(why)))) {
 		warning("ignoring the cache '%s': %s", path, bad ? bad : "not a regular file");
 		close(fd);
 		return -1;

@@ -69,6 +69,13 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len);
  * directory (created 0700 when missing). */
 int safe_cache_read(const char *path, size_t max, char **out, size_t *len);
 int safe_cache_write(const char *path, const void *data, size_t len);
+/* Why the directory dir is not the user's own, or NULL when it is: not a symbolic link, owned
+ * by the effective uid, writable by no one else, and in a parent no one else can swap it in
+ * (not writable by others, or sticky). The one check every cache uses. why holds n bytes. */
+const char *dir_not_own(const char *dir, char *why, size_t n);
+struct stat;
+/* Why st is not the user's own (another owner, or writable by group or others), or NULL. */
+const char *stat_not_own(const struct stat *st, char *why, size_t n);
 /* Write data to path atomically (temporary file in the same directory, then rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Create path (it must not exist) holding data, without syncing: for scratch files in a

@@ -173,16 +173,6 @@ static void cache_path(const char *dir, const char *url, struct sbuf *p)
 	sbuf_addf(p, "%s/%016llx", dir, (unsigned long long)h);
 }
 
-/* NULL when st is the user's own and writable by nobody else, else why not. */
-static const char *untrusted(const struct stat *st)
-{
-	if (st->st_uid != geteuid())
-		return "owned by another user";
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return "writable by others";
-	return NULL;
-}
-
 /* The cache directory, made (0700) if missing. false, after a warning, when it is not one
  * the user alone controls: another user could plant a header there for every URL. */
 static bool cache_dir_ok(const char *dir)
@@ -192,11 +182,8 @@ static bool cache_dir_ok(const char *dir)
 		warning("cannot make the cache directory '%s': %s; not caching", dir, strerror(errno));
 		return false;
 	}
-	if (lstat(dir, &st) < 0) {
-		warning("cannot use the cache directory '%s': %s; not caching", dir, strerror(errno));
-		return false;
-	}
-	const char *why = S_ISDIR(st.st_mode) ? untrusted(&st) : "not a directory (or a symbolic link)";
+	char buf[96];
+	const char *why = dir_not_own(dir, buf, sizeof(buf));
 	if (why)
 		warning("ignoring the cache directory '%s': %s", dir, why);
 	return !why;
@@ -209,8 +196,9 @@ static int cache_read(const char *path, size_t max, struct sbuf *body)
 	if (fd < 0)
 		return -1;
 	struct stat st;
+	char own[96];
 	const char *why = fstat(fd, &st) < 0 ? "cannot be read" : !S_ISREG(st.st_mode) ? "not a regular file"
-										       : untrusted(&st);
+										       : stat_not_own(&st, own, sizeof(own));
 	if (!why && (uint64_t)st.st_size > max)
 		why = "larger than --max-size";
 	size_t base = body->len;

@@ -167,6 +167,23 @@ rm -f "$c"
 x show openat2 >/dev/null 2>&1
 [ -z "$(cache)" ] || no "$what: a cache was written into a mode 0777 directory"
 chmod 700 "$XDG_CACHE_HOME/xsc"
+attempt "cache directory: another user's symbolic link in a sticky shared directory"
+if $root && command -v setpriv >/dev/null; then
+	mkdir -m 1777 ch && mkdir victim
+	setpriv --reuid=65534 --regid=65534 --clear-groups ln -s "$d/victim" ch/xsc
+	XDG_CACHE_HOME=$d/ch x probe openat2 >sym.out 2>&1
+	[ -z "$(ls victim)" ] || no "$what: root wrote $(ls victim) through the link"
+	rm ch/xsc && ln -s "$d/victim" ch/xsc
+	XDG_CACHE_HOME=$d/ch x import --cache ch/xsc "file://$top/tests/headers/diff/clone_v0.h" >sym.out 2>&1
+	[ -z "$(ls victim)" ] || no "$what: the fetch cache wrote $(ls victim) through the link"
+	grep -q "ignoring the cache directory .*a symbolic link" sym.out || no "$what: no warning: $(head -3 sym.out)"
+else
+	echo "not root or no setpriv: another user's cache link not tried"
+fi
+attempt "cache directory: in a parent others may write (not sticky)"
+mkdir -m 777 open && mkdir -m 700 open/xsc
+XDG_CACHE_HOME=$d/open x show openat2 >open.out 2>&1
+[ -z "$(ls open/xsc)" ] || no "$what: a cache was written in open/xsc"
 rm -f "$c"
 ln -s "$d/doctored.bin" "$c"
 planted "a symbolic link to a doctored cache" "a symbolic link"
