@@ -34,9 +34,9 @@ static int exit_code(int r)
 
 static int run_script(struct session *s, const char *path)
 {
-	FILE *fp = fopen(path, "re"); /* not inherited by sandboxed children */
+	FILE *fp = session_open_script(path);
 	if (!fp)
-		return err("cannot open script '%s': %m", path);
+		return -1;
 	int r = session_run_stream(s, fp, path);
 	fclose(fp);
 	return r;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/sbuf.h"
@@ -285,39 +286,75 @@ int session_run_line(struct session *s, const char *line)
 	return result;
 }
 
+/* One line of fp into line (its '\n' kept), at most SCRIPT_LINE_MAX bytes: 1, 0 at the end,
+ * -1 for a read error (errno), -2 for a longer line (the rest of the script is not read). */
+static int read_line(FILE *fp, struct sbuf *line)
+{
+	int c;
+	sbuf_reset(line);
+	while ((c = getc(fp)) != EOF) {
+		if (line->len == SCRIPT_LINE_MAX)
+			return -2;
+		sbuf_addch(line, (char)c);
+		if (c == '\n')
+			break;
+	}
+	if (c == EOF && ferror(fp))
+		return -1;
+	return line->len ? 1 : 0;
+}
+
+/* A solution checked by lesson --check is read up to this many bytes: it is someone else's,
+ * and with --keep-going a stream of short garbage lines would otherwise never end. */
+#define CHECK_SCRIPT_MAX (1 << 20)
+
 static int run_stream(struct session *s, FILE *fp, const char *name)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	struct sbuf line = SBUF_INIT;
 	unsigned long lineno = 0;
-	int result = 0;
-	ssize_t n;
-	while (!s->quit && !sig_interrupted() && (n = getline(&line, &cap, fp)) >= 0) {
+	size_t total = 0;
+	int result = 0, n = 0;
+	while (!s->quit && !sig_interrupted() && (n = read_line(fp, &line)) > 0) {
 		lineno++;
-		if (memchr(line, '\0', (size_t)n)) {
-			diag_set_where(name, lineno);
-			int r = err("line contains a NUL byte");
-			diag_set_where(NULL, 0);
-			if (!result)
-				result = r;
-			if (!s->keep_going)
-				break;
-			continue;
-		}
+		total += line.len;
 		diag_set_where(name, lineno);
-		int r = session_run_line(s, line);
+		int r = s->checking && total > CHECK_SCRIPT_MAX
+			? err("a solution longer than %d bytes", CHECK_SCRIPT_MAX)
+			: memchr(line.buf, '\0', line.len) ? err("line contains a NUL byte")
+			: session_run_line(s, line.buf);
 		diag_set_where(NULL, 0);
 		if (r && !result)
 			result = r;
-		if (r && !s->keep_going)
+		if ((r && !s->keep_going) || (s->checking && total > CHECK_SCRIPT_MAX))
 			break;
 	}
 	if (sig_interrupted()) /* a read cut short by the signal is no read error */
 		result = sig_interrupt_err();
-	else if (ferror(fp) && !result)
+	else if (n == -2) {
+		diag_set_where(name, lineno + 1);
+		result = err("line longer than %d bytes", SCRIPT_LINE_MAX);
+		diag_set_where(NULL, 0);
+	} else if (n == -1 && !result)
 		result = err("%s: read error: %s", name, strerror(errno));
-	free(line);
+	sbuf_release(&line);
 	return result;
+}
+
+FILE *session_open_script(const char *path)
+{
+	FILE *fp = fopen(path, "re"); /* not inherited by sandboxed children */
+	struct stat st;
+	if (!fp) {
+		err("cannot open script '%s': %m", path);
+		return NULL;
+	}
+	/* a pipe is a script (xsc <(…)); a device or a socket is no file of commands */
+	if (fstat(fileno(fp), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		err("cannot run '%s': %s, not a script file", path, S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+		fclose(fp);
+		return NULL;
+	}
+	return fp;
 }
 
 /* Scripts run scripts only through lesson --check; a bound keeps any other way finite. */

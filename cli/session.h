@@ -66,6 +66,11 @@ bool session_arg_quoted(const struct session *s, int i);
  * Returns 0, -1 (a command failed) or CMD_USAGE. With keep_going false, stops at the
  * first failure. */
 int session_run_line(struct session *s, const char *line);
+/* The longest script line: a longer one ends the script with an error ("/dev/zero"). */
+#define SCRIPT_LINE_MAX 65536
+/* path opened as a script: a regular file or a pipe, not a device, socket or directory.
+ * NULL after an error. */
+FILE *session_open_script(const char *path);
 /* Runs every line of fp (a script or stdin); name is used in FILE:LINE: messages. */
 int session_run_stream(struct session *s, FILE *fp, const char *name);
 /* Tokenizes one command into argv (heap; free with free_argv). Returns argc, or -1 with an

@@ -217,10 +217,10 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 		lesson_state_free(ls);
 		return err("lesson --check cannot run inside a solution being checked ('%s')", file);
 	}
-	FILE *fp = fopen(file, "re");
+	FILE *fp = session_open_script(file);
 	if (!fp) {
 		lesson_state_free(ls);
-		return err("cannot open '%s': %m", file);
+		return -1;
 	}
 	struct session sub;
 	session_init(&sub);

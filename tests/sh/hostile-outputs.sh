@@ -163,5 +163,23 @@ else
 fi
 [ "$(grep -c '^size 24$' long.md)" = 3000 ] || fail "commands missing from the transcript"
 
+attempt "a script line without end (/dev/zero on stdin): bounded, one clear error"
+(ulimit -v 1000000; timeout 20 "$XSC" $D </dev/zero >/dev/null 2>err)
+rc=$?
+[ $rc = 1 ] || fail "exit $rc, want 1"
+grep -q '^<stdin>:1: line longer than 65536 bytes' err || fail "no clear error"
+
+attempt "a device as a script or a lesson solution: refused"
+timeout 20 "$XSC" $D /dev/zero >/dev/null 2>err && fail "/dev/zero ran"
+grep -q "a device or socket, not a script file" err || fail "no reason given"
+timeout 20 "$XSC" $D lesson 1 --check /dev/urandom >/dev/null 2>err && fail "/dev/urandom passed"
+grep -q "a device or socket, not a script file" err || fail "no reason given"
+
+attempt "a lesson solution of 2 MB of short lines: read up to its bound"
+i=0
+while [ $i -lt 20000 ]; do printf 'size 24 %096d\n' 0; i=$((i + 1)); done >big.xsc
+timeout 20 "$XSC" $D lesson 1 --check big.xsc >/dev/null 2>err && fail "passed"
+grep -q "a solution longer than 1048576 bytes" err || fail "no bound"
+
 echo "$n attempts, $bad failed"
 [ $bad = 0 ]
