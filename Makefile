@@ -210,7 +210,7 @@ site: all
 man: $(BUILD)/xsc.1 $(BUILD)/xsc.bash
 
 $(BUILD)/xsc.1 $(BUILD)/xsc.bash: $(BUILD)/xsc $(wildcard data/*.json)
-	$(BUILD)/xsc --data data docs --man $(BUILD)/xsc.1 --completion $(BUILD)/xsc.bash
+	$(BUILD)/xsc --data data docs --force --man $(BUILD)/xsc.1 --completion $(BUILD)/xsc.bash
 
 clean:
 	rm -rf build

@@ -115,6 +115,7 @@ int main(int argc, char **argv)
 			usage_err("-c takes no further arguments");
 			return 2;
 		}
+		s.scripted = 1; /* -c is a script: it may have come from anywhere */
 		r = session_run_line(&s, cmds);
 	} else if (optind < argc && !command_find(argv[optind]) &&
 		   (!access(argv[optind], F_OK) || strstr(argv[optind], ".xsc") || strchr(argv[optind], '/'))) {

@@ -177,6 +177,17 @@ int session_run_command(struct session *s, int argc, char **argv, const char *te
 	return r;
 }
 
+int session_may_write(struct session *s, const char *path)
+{
+	if (s->checking)
+		return err("'%s': a solution checked by 'lesson --check' writes no files", path);
+	if (!s->scripted || s->unsafe || outpath_beneath(path) == 0)
+		return 0;
+	return err("'%s': a script writes only beneath the current directory (a relative path without "
+		   "'..' or symbolic links)%s; 'xsc --unsafe' on your command line lifts this", path,
+		   errno == ELOOP ? ", and this goes through a symbolic link" : "");
+}
+
 bool session_arg_quoted(const struct session *s, int i)
 {
 	return s->quoted && s->quoted[i];
@@ -366,7 +377,9 @@ int session_run_stream(struct session *s, FILE *fp, const char *name)
 	if (depth >= STREAM_DEPTH_MAX)
 		return err("%s: scripts nested more than %d deep", name, STREAM_DEPTH_MAX);
 	depth++;
+	s->scripted++;
 	int result = run_stream(s, fp, name);
+	s->scripted--;
 	depth--;
 	return result;
 }

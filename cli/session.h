@@ -39,6 +39,7 @@ struct session {
 	bool force;                /* --force: files the session writes may replace existing ones */
 	struct lesson_state *lesson; /* the lesson in progress (cmd_lesson.c), or NULL */
 	bool checking;             /* runs a solution for lesson --check, which it may not start again */
+	unsigned scripted;         /* > 0 while commands come from a script, -c or standard input */
 };
 
 void session_init(struct session *s);
@@ -59,6 +60,10 @@ int session_run_command(struct session *s, int argc, char **argv, const char *te
  * An existing path is refused unless force; a replaced file keeps its mode. 0, or -1
  * (reported; not recording then). */
 int session_set_transcript(struct session *s, const char *path, bool force);
+/* May the running command write path (a file or an output directory)? A script is someone
+ * else's: it writes only beneath the current directory unless the user's own command line
+ * says --unsafe, and a solution run by lesson --check writes nothing. 0, or -1 (reported). */
+int session_may_write(struct session *s, const char *path);
 /* Was argv[i] of the running command written in double quotes? */
 bool session_arg_quoted(const struct session *s, int i);
 

@@ -25,6 +25,54 @@ int outdir_open_at(int dirfd, const char *name, bool create)
 	return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
+/* One component of path beneath fd: 0 to go on, 1 to stop (the rest is not there yet),
+ * -1 (errno). A directory replaces *fd by its own descriptor. */
+static int beneath_step(int *fd, const char *c, bool last)
+{
+	struct stat st;
+	if (!strcmp(c, ".."))
+		return errno = EPERM, -1;
+	if (!strcmp(c, ".") || !*c)
+		return 0;
+	if (last) /* missing is fine, a link is not */
+		return fstatat(*fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) ? (errno = ELOOP, -1) : 0;
+	/* each directory by its descriptor, so no link swapped in is followed */
+	int sub = outdir_open_at(*fd, c, false);
+	if (sub < 0 && errno == ENOENT)
+		return 1; /* what makes the rest makes no link */
+	if (sub < 0 && errno == ENOTDIR && fstatat(*fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		errno = ELOOP;
+	if (sub < 0)
+		return -1;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = sub;
+	return 0;
+}
+
+int outpath_beneath(const char *path)
+{
+	if (!*path || *path == '/')
+		return errno = EPERM, -1;
+	char *p = xstrdup(path);
+	int fd = AT_FDCWD, r = 0;
+	for (char *c = p; !r;) {
+		char *slash = strchr(c, '/');
+		if (slash)
+			*slash = '\0';
+		r = beneath_step(&fd, c, !slash);
+		if (!slash)
+			break;
+		c = slash + 1;
+	}
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	errno = e;
+	return r < 0 ? -1 : 0;
+}
+
 static void outfile_init(struct outfile *f)
 {
 	memset(f, 0, sizeof(*f));

@@ -43,6 +43,10 @@ int outfile_put(const char *path, const void *data, size_t len, unsigned flags);
 /* Opens dirfd/name as a directory without following a symbolic link; creates it (0777
  * less the umask) first when create. The descriptor, or -1 (errno; ELOOP for a link). */
 int outdir_open_at(int dirfd, const char *name, bool create);
+/* Is path beneath the current directory: relative, no ".." component, and no symbolic link
+ * among the components that exist (each directory opened by descriptor, O_NOFOLLOW)? 0, or
+ * -1 with errno EPERM (absolute, "..") or ELOOP (a link). What scripts may write. */
+int outpath_beneath(const char *path);
 /* Removes temporaries of dead runs from dirfd (regular files only). */
 void outfile_sweep(int dirfd);
 /* name as one safe path component: not empty, no '/', not "." or "..". */

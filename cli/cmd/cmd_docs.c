@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cmd/commands.h"
+#include "base/outfile.h"
 #include "cmd/docbundle.h"
 #include "docs/owndir.h"
 #include "docs/site.h"
@@ -183,11 +184,15 @@ void docbundle_release(struct docbundle *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int write_text(const char *path, const struct sbuf *sb)
+/* The man page or the completion: whole or not at all, never through a link, an existing
+ * file replaced (keeping its mode) only with --force. */
+static int write_text(const char *path, const struct sbuf *sb, bool force)
 {
-	if (write_file_atomic(path, sb->buf, sb->len))
-		return err("cannot write '%s': %m", path);
-	return 0;
+	if (!outfile_put(path, sb->buf, sb->len, force ? OF_FORCE : 0))
+		return 0;
+	if (errno == EEXIST)
+		return err("'%s' exists; --force replaces it", path);
+	return err("cannot write '%s': %s", path, errno == ELOOP ? "a symbolic link" : strerror(errno));
 }
 
 /* The reference into out, a directory marked as xsc's: only files the marker says an
@@ -218,8 +223,11 @@ static int write_reference(struct session *s, struct docbundle *b, const char *o
 int cmd_docs(struct session *s, int argc, char **argv)
 {
 	const char *out = NULL, *man = NULL, *comp = NULL;
+	bool force = s->force;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+		if (!strcmp(argv[i], "--force"))
+			force = true;
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--man") && i + 1 < argc)
 			man = argv[++i];
@@ -237,7 +245,10 @@ int cmd_docs(struct session *s, int argc, char **argv)
 		sbuf_addf(&def, "%s/docs/reference", b.root);
 		out = def.buf;
 	}
-	if (out)
+	const char *targets[] = { out, man, comp };
+	for (size_t i = 0; !r && i < 3; i++)
+		r = targets[i] ? session_may_write(s, targets[i]) : 0;
+	if (!r && out)
 		r = write_reference(s, &b, out);
 	if (!r && man) {
 		struct sbuf md = SBUF_INIT, roff = SBUF_INIT;
@@ -252,14 +263,14 @@ int cmd_docs(struct session *s, int argc, char **argv)
 		}
 		r = site_render_man(md.buf, md.len, "XSC", date, &roff);
 		if (!r)
-			r = write_text(man, &roff);
+			r = write_text(man, &roff, force);
 		sbuf_release(&md);
 		sbuf_release(&roff);
 	}
 	if (!r && comp) {
 		struct sbuf sh = SBUF_INIT;
 		docgen_bash_completion(&b.in, &sh);
-		r = write_text(comp, &sh);
+		r = write_text(comp, &sh, force);
 		sbuf_release(&sh);
 	}
 	sbuf_release(&def);

@@ -12,6 +12,8 @@ int cmd_export(struct session *s, int argc, char **argv)
 		return command_usage(command_find("export"));
 	if (!s->design)
 		return err("nothing is designed in this session; start with 'struct new NAME'");
+	if (session_may_write(s, argv[2]) < 0)
+		return -1;
 	struct sbuf written = SBUF_INIT;
 	int r = design_export(s->design, argv[1], argv[2], force || s->force ? OF_FORCE : 0, &written);
 	if (!r) {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <errno.h>
 #include "cmd/commands.h"
+#include "base/outfile.h"
 #include "headers/fetch.h"
 #include "headers/header.h"
 #include "model/dataload.h"
@@ -27,9 +28,9 @@ const char *header_short_name(const char *src)
 
 int cmd_import(struct session *s, int argc, char **argv)
 {
-	(void)s;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	const char *src = NULL, *outfile = NULL, *since = NULL;
+	bool force = s->force;
 	for (int i = 1; i < argc; i++) {
 		int r = fetch_parse_opt(&fo, argc, argv, &i);
 		if (r < 0)
@@ -38,6 +39,8 @@ int cmd_import(struct session *s, int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			outfile = argv[++i];
+		else if (!strcmp(argv[i], "--force"))
+			force = true;
 		else if (!strcmp(argv[i], "--since") && i + 1 < argc)
 			since = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -49,6 +52,8 @@ int cmd_import(struct session *s, int argc, char **argv)
 	}
 	if (!src)
 		return command_usage(command_find("import"));
+	if (outfile && session_may_write(s, outfile) < 0)
+		return -1;
 	uint32_t kv;
 	if (since && kver_parse(since, &kv, 0) < 0)
 		return usage_err("--since: '%s' is not a kernel version such as 6.1", since);
@@ -89,8 +94,12 @@ int cmd_import(struct session *s, int argc, char **argv)
 	}
 	catalog_free(c);
 	if (outfile) {
-		if (write_file_atomic(outfile, js.buf, js.len) < 0) {
-			err("cannot write '%s': %s", outfile, strerror(errno));
+		/* whole or not at all, never through a link, an existing file only with --force */
+		if (outfile_put(outfile, js.buf, js.len, force ? OF_FORCE : 0) < 0) {
+			if (errno == EEXIST)
+				err("'%s' exists; --force replaces it", outfile);
+			else
+				err("cannot write '%s': %s", outfile, errno == ELOOP ? "a symbolic link" : strerror(errno));
 			goto out;
 		}
 	} else {

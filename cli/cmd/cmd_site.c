@@ -29,6 +29,8 @@ int cmd_site(struct session *s, int argc, char **argv)
 	}
 	if (!*out)
 		return err("site: the output directory name is empty");
+	if (session_may_write(s, out) < 0)
+		return -1;
 	uint64_t t0 = now_us();
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)

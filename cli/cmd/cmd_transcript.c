@@ -19,5 +19,7 @@ int cmd_transcript(struct session *s, int argc, char **argv)
 		return session_set_transcript(s, NULL, false);
 	if (s->no_effects)
 		return err("'transcript' is disabled in this session");
+	if (session_may_write(s, argv[1]) < 0)
+		return -1;
 	return session_set_transcript(s, argv[1], force || s->force);
 }

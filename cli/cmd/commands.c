@@ -123,14 +123,15 @@ const struct command commands[] = {
 	  "Renders headings, tables, code and emphasis; with colour on, links are OSC 8\n"
 	  "hyperlinks to the site's anchors (XSC_SITE_URL, else build/site when it exists).",
 	  CMD_CATALOG, { COMP_ENTITY } },
-	{ "docs", cmd_docs, "[-o DIR] [--man FILE] [--completion FILE]", "generate the Markdown reference from the catalogue",
+	{ "docs", cmd_docs, "[-o DIR] [--man FILE] [--completion FILE] [--force]", "generate the Markdown reference from the catalogue",
 	  "Writes the reference (docs/reference/ of the source tree by default): an index, one page\n"
 	  "per syscall and per struct (layout with an anchor per field, size versions, flags with\n"
 	  "their kernel versions, errors, size rules, lineage, feature bits, probe notes, the\n"
 	  "compatibility matrix) and the command reference. The output is deterministic; a test\n"
 	  "fails when the committed pages are stale. DIR must be new, empty or made by docs: its\n"
 	  ".xsc-docs lists the files written, the only ones a later run removes. --man writes the man page xsc.1 (through\n"
-	  "cmark's man renderer), --completion the bash completion script.",
+	  "cmark's man renderer), --completion the bash completion script; an existing FILE is\n"
+	  "refused unless --force, which replaces it whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_FILE } },
 	{ "site", cmd_site, "[-o DIR] [--probe]", "build the static HTML site (build/site/ by default)",
 	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
@@ -141,11 +142,11 @@ const struct command commands[] = {
 	  "built or a bare GitHub Pages checkout. --probe adds this kernel's probe results to\n"
 	  "every syscall page.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
-	{ "import", cmd_import, "SRC [-o FILE] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
+	{ "import", cmd_import, "SRC [-o FILE [--force]] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"
 	  "file URL) with libclang and writes its structs (offsets, sizes and alignment from the\n"
 	  "compiler), *_SIZE_VERn versions and flag macros grouped by prefix as catalogue JSON,\n"
-	  "to stdout or FILE. Every entry is dated --since V (default: the system headers'\n"
+	  "to stdout or FILE (an existing FILE only with --force). Every entry is dated --since V (default: the system headers'\n"
 	  "version). The output is loaded back before it is written, so it is ready to merge.\n"
 	  "FETCH-OPTIONS: --timeout MS, --connect-timeout MS, --max-size BYTES (4 MiB), --cache DIR.",
 	  CMD_EFFECTS, { COMP_FILE, COMP_NONE, COMP_NONE } },
@@ -178,13 +179,18 @@ const struct command commands[] = {
 	  "states the first step's task; after each command you type, the lesson checks the\n"
 	  "step's conditions and moves on when they hold. 'lesson' alone then shows where you are,\n"
 	  "'lesson stop' ends it. --check FILE.xsc runs a solution script in a fresh session and\n"
-	  "fails, naming the first step not passed, unless it solves every step.",
+	  "fails, naming the first step not passed, unless it solves every step. The solution may\n"
+	  "not use --unsafe nor write files, and is read up to 1 MiB.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE, COMP_FILE, COMP_FILE } },
 	{ "transcript", cmd_transcript, "[FILE.md [--force] | off]", "record the session as Markdown",
 	  "From now on, every command and its output is appended to FILE.md as it finishes; the\n"
 	  "file is synced when recording stops. An existing FILE.md is refused unless --force,\n"
 	  "which replaces it whole and keeps its mode. 'transcript off' stops; without an argument,\n"
-	  "says where it goes. The global option --transcript FILE.md starts recording at start-up.",
+	  "says where it goes. The global option --transcript FILE.md starts recording at start-up.\n"
+	  "A script (FILE.xsc, -c, standard input) is treated as someone else's: its transcript,\n"
+	  "export, import -o, docs and site write only beneath the current directory (a relative\n"
+	  "path, no '..', no symbolic link), --force included, unless xsc itself was started with\n"
+	  "--unsafe; a solution run by 'lesson --check' writes no files at all.",
 	  0, { COMP_FILE } },
 	{ "struct", cmd_struct, "new NAME [since V]", "design a struct for a hypothetical syscall",
 	  "Starts a struct that exists only in this session. Add fields with 'field add', publish\n"
@@ -232,9 +238,9 @@ const struct global_option global_options[] = {
 	{ "--color", "WHEN", "auto (default), always or never; NO_COLOR turns it off" },
 	{ "--keep-going", NULL, "in scripts, go on after a failing command" },
 	{ "--timeout", "MS", "how long a live call may take (default 2000)" },
-	{ "--unsafe", NULL, "let live calls change things outside their sandbox" },
+	{ "--unsafe", NULL, "let live calls change things outside their sandbox, and scripts write files anywhere" },
 	{ "--transcript", "FILE", "record every command and its output in FILE (Markdown)" },
-	{ "--force", NULL, "let --transcript and export replace existing files" },
+	{ "--force", NULL, "let --transcript, export, import -o and docs replace existing files" },
 	{ "-c", "CMDS", "run commands separated by ';'" },
 	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
 	{ "--version", NULL, "the version" },

@@ -104,6 +104,9 @@ printf 'transcript u.md\ntranscript l.md\nlist\n' | "$XSC" $D >/dev/null 2>err
 [ "$(cat u.md)" = precious ] || fail "replaced without --force"
 printf 'transcript l.md --force\nlist\ntranscript off\n' | "$XSC" $D >/dev/null 2>err
 victim_ok
+[ -L l.md ] && grep -q "symbolic link" err || fail "a script's transcript through a link not refused"
+printf 'transcript l.md --force\nlist\ntranscript off\n' | "$XSC" $D --unsafe >/dev/null 2>err
+victim_ok
 [ -f l.md ] && [ ! -L l.md ] && grep -q '^list$' l.md || fail "the link was not replaced by a file of its own"
 
 cat >design.xsc <<'XSC'
@@ -180,6 +183,57 @@ i=0
 while [ $i -lt 20000 ]; do printf 'size 24 %096d\n' 0; i=$((i + 1)); done >big.xsc
 timeout 20 "$XSC" $D lesson 1 --check big.xsc >/dev/null 2>err && fail "passed"
 grep -q "a solution longer than 1048576 bytes" err || fail "no bound"
+
+# scripts are someone else's: they write only beneath the current directory
+mkdir -p outside && echo keep >outside/rc && chmod 640 outside/rc
+ln -s ../outside mine-link
+for how in script dash-c stdin; do
+	for cmd in "transcript $w/outside/rc --force" "transcript ../outside/rc --force" \
+		"transcript mine-link/rc --force" "docs --man $w/outside/rc --force" \
+		"docs --completion $w/outside/rc --force" "docs -o $w/outside/ref" "site -o $w/outside/site" \
+		"import $top/tests/headers/diff/clone_v0.h -o $w/outside/rc --force" \
+		"struct new a; field add u64 f; version add 8 7.0; export a $w/outside"; do
+		attempt "$how: $cmd"
+		case $how in
+		script) echo "$cmd" >s.xsc && "$XSC" $D s.xsc >/dev/null 2>err ;;
+		dash-c) "$XSC" $D -c "$cmd" >/dev/null 2>err ;;
+		stdin) echo "$cmd" | "$XSC" $D >/dev/null 2>err ;;
+		esac
+		[ $? = 1 ] || fail "not refused"
+		grep -q "a script writes only beneath the current directory" err || fail "no reason given"
+		[ "$(cat outside/rc)" = keep ] && [ "$(stat -c %a outside/rc)" = 640 ] && [ "$(ls outside)" = rc ] ||
+			fail "outside changed: $(ls outside)"
+	done
+done
+attempt "a script's transcript, import -o and export beneath the current directory"
+printf 'transcript sub/t.md\nimport %s -o sub/i.json\ndocs --man sub/x.1\nstruct new a; field add u64 f; version add 8 7.0; export a sub/exp\n' \
+	"$top/tests/headers/diff/clone_v0.h" >s.xsc
+mkdir -p sub && "$XSC" $D s.xsc >/dev/null 2>err || fail "refused"
+[ -s sub/t.md ] && [ -s sub/i.json ] && [ -s sub/x.1 ] && [ -s sub/exp/a.json ] || fail "not written: $(ls sub)"
+attempt "--force in a script replaces only beneath the current directory"
+echo "import $top/tests/headers/diff/clone_v0.h -o sub/i.json" >s.xsc
+"$XSC" $D s.xsc >/dev/null 2>err && fail "an existing file replaced without --force"
+grep -q "exists; --force replaces it" err || fail "no reason given"
+echo "import $top/tests/headers/diff/clone_v0.h -o sub/i.json --force" >s.xsc
+"$XSC" $D s.xsc >/dev/null 2>err || fail "--force refused"
+attempt "a lesson solution writes no files"
+printf 'transcript sol.md\nnew open_how\n' >sol.xsc
+"$XSC" $D lesson 1 --check sol.xsc >/dev/null 2>err
+grep -q "writes no files" err && [ ! -e sol.md ] || fail "the solution wrote sol.md"
+attempt "--unsafe on the user's command line lets a script write elsewhere"
+echo "transcript $w/outside/u.md" >s.xsc
+"$XSC" $D --unsafe s.xsc >/dev/null 2>err && [ -s outside/u.md ] || fail "refused"
+attempt "the user's one-shot command writes where it is told, but not over a file without --force"
+"$XSC" $D docs --man "$w/outside/rc" >/dev/null 2>err && fail "replaced without --force"
+[ "$(cat outside/rc)" = keep ] || fail "outside/rc changed"
+"$XSC" $D docs --man "$w/outside/m.1" >/dev/null 2>err && [ -s outside/m.1 ] || fail "refused"
+attempt "docs --man over a symbolic link: the link replaced, never written through"
+ln -s outside/rc manlink
+"$XSC" $D docs --force --man manlink >/dev/null 2>err
+[ "$(cat outside/rc)" = keep ] || fail "wrote through the link"
+attempt "import -o an existing file without --force: refused"
+"$XSC" $D import "$top/tests/headers/diff/clone_v0.h" -o outside/rc >/dev/null 2>err && fail "replaced"
+[ "$(cat outside/rc)" = keep ] || fail "outside/rc changed"
 
 echo "$n attempts, $bad failed"
 [ $bad = 0 ]
