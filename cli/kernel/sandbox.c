@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
+#include "kernel/landlock.h"
 #include "base/banned.h"
 
 static int make_file(const char *dir, const char *name)
@@ -177,94 +178,40 @@ int sandbox_enter(const struct sandbox *sb, bool ns, unsigned timeout_s, const c
 
 /* ---- confinement ---- */
 
-#define LL_CREATE_RULESET_VERSION (1U << 0)
-#define LL_RULE_PATH_BENEATH 1
-#define LL_FS_WRITE_FILE (1ULL << 1)
-#define LL_FS_REMOVE_DIR (1ULL << 4)
-#define LL_FS_REMOVE_FILE (1ULL << 5)
-#define LL_FS_MAKE_CHAR (1ULL << 6)
-#define LL_FS_MAKE_DIR (1ULL << 7)
-#define LL_FS_MAKE_REG (1ULL << 8)
-#define LL_FS_MAKE_SOCK (1ULL << 9)
-#define LL_FS_MAKE_FIFO (1ULL << 10)
-#define LL_FS_MAKE_BLOCK (1ULL << 11)
-#define LL_FS_MAKE_SYM (1ULL << 12)
-#define LL_FS_REFER (1ULL << 13)     /* ABI 2 (5.19) */
-#define LL_FS_TRUNCATE (1ULL << 14)  /* ABI 3 (6.2) */
-#define LL_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 (6.10) */
-#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 (6.12) */
-#define LL_SCOPE_SIGNAL (1ULL << 1)
-
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#define SYS_landlock_add_rule 445
-#define SYS_landlock_restrict_self 446
-#endif
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
-
-/* struct landlock_ruleset_attr as of ABI 6; older kernels get a prefix of it */
-struct ll_ruleset_attr {
-	uint64_t handled_access_fs, handled_access_net, scoped;
-};
-
-struct ll_path_beneath {
-	uint64_t allowed_access;
-	int32_t parent_fd;
-} __attribute__((packed));
 
 int sandbox_landlock_abi(void)
 {
 	static int abi = -1;
 	if (abi < 0) {
 		const char *pretend = getenv("XSC_TEST_NO_LANDLOCK");
-		long r = pretend && !strcmp(pretend, "1") ? -1
-			 : syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+		long r = pretend && !strcmp(pretend, "1") ? -1 : landlock_version();
 		abi = r > 0 ? (int)r : 0;
 	}
 	return abi;
 }
 
-/* Every write-type file access the ABI knows; reads (READ_FILE, READ_DIR, EXECUTE) stay
- * unhandled, so allowed everywhere. */
-static uint64_t ll_write_access(int abi)
-{
-	uint64_t a = LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR |
-		     LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM;
-	if (abi >= 2)
-		a |= LL_FS_REFER;
-	if (abi >= 3)
-		a |= LL_FS_TRUNCATE;
-	if (abi >= 5)
-		a |= LL_FS_IOCTL_DEV;
-	return a;
-}
-
+/* Reads (READ_FILE, READ_DIR, EXECUTE) stay unhandled, so allowed everywhere. */
 int sandbox_landlock(struct sandbox *sb, int abi, const char **step)
 {
 	int e = 0;
 	if (abi > 0) {
-		struct ll_ruleset_attr attr = { ll_write_access(abi), 0, 0 };
-		size_t size = offsetof(struct ll_ruleset_attr, handled_access_net);
-		if (abi >= 6) {
-			/* no signals to processes outside the domain (xsc, the user's shell), no
-			 * connecting to their abstract unix sockets */
-			attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
-			size = sizeof(attr);
-		}
+		uint64_t writes = landlock_write_access(abi);
 		*step = "landlock_create_ruleset";
-		long rs = syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+		/* from ABI 6, no signals to processes outside the domain (xsc, the user's
+		 * shell), no connecting to their abstract unix sockets */
+		int rs = landlock_ruleset(abi, writes, LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL);
 		if (rs < 0)
 			return errno;
-		struct ll_path_beneath rule = { attr.handled_access_fs, sb->dirfd };
 		*step = "landlock_add_rule (writes beneath the sandbox)";
-		if (syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &rule, 0) < 0)
+		if (landlock_allow(rs, writes, sb->dirfd) < 0)
 			e = errno;
 		*step = "landlock_restrict_self";
-		if (!e && syscall(SYS_landlock_restrict_self, rs, 0) < 0)
+		if (!e && landlock_restrict(rs) < 0)
 			e = errno;
-		close((int)rs);
+		close(rs);
 	}
 	if (sb->dirfd >= 0)
 		close(sb->dirfd);
