@@ -303,20 +303,17 @@ static void on_parent_death(int sig)
 	_exit(1);
 }
 
-/* A process's address space in bytes, from its status file: what ("VmSize:", "VmPeak:"),
- * 0 when unknown. */
-static uint64_t vm_bytes(const char *status, const char *what)
+/* A process's address space in bytes, from its status file (fd, open: the confined parse
+ * may not open it again): what ("VmSize:", "VmPeak:"), 0 when unknown. */
+static uint64_t vm_bytes(int fd, const char *what)
 {
-	char *t;
-	size_t n;
-	uint64_t kb = 0;
-	if (read_file_max(status, 65536, &t, &n) < 0)
+	char t[8192];
+	ssize_t n = fd >= 0 ? pread(fd, t, sizeof(t) - 1, 0) : -1;
+	if (n <= 0)
 		return 0;
+	t[n] = '\0';
 	const char *p = strstr(t, what);
-	if (p)
-		kb = strtoull(p + strlen(what), NULL, 10);
-	free(t);
-	return kb * 1024;
+	return p ? strtoull(p + strlen(what), NULL, 10) * 1024 : 0;
 }
 
 /* The last 64 KiB the child wrote to its standard error (a memfd): libclang's own words
@@ -396,15 +393,19 @@ static void write_all_fd(int fd, const void *p, size_t n)
 static void child(pid_t parent, int fd, int efd, const char *name, const char *text, size_t len, const char *dir)
 {
 	snprintf(scratch, sizeof(scratch), "%s", dir);
-	uint64_t base = vm_bytes("/proc/self/status", "VmSize:");
+	int status = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	uint64_t base = vm_bytes(status, "VmSize:");
+	if (status >= 0)
+		close(status);
 	confine(parent, fd, efd, base, len);
+	status = open("/proc/self/status", O_RDONLY | O_CLOEXEC); /* after close_range */
 	write_all_fd(3, &base, sizeof(base)); /* first, so the parent can judge a death */
 	struct answer a = { SBUF_INIT, 0 };
 	diag_set_sink(collect, &a);
 	struct header h;
-	int r = header_parse_in(&h, name, text, len, dir);
+	int r = header_parse_in(&h, name, text, len, dir, true);
 	diag_set_sink(NULL, NULL);
-	if (r < 0 && out_of_memory(2, base, vm_bytes("/proc/self/status", "VmPeak:"))) {
+	if (r < 0 && out_of_memory(2, base, vm_bytes(status, "VmPeak:"))) {
 		sbuf_reset(&a.msgs);
 		a.nmsgs = 0;
 		put_str(&a.msgs, "memory limit"), put_str(&a.msgs, "");

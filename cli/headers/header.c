@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "base/sbuf.h"
 #include "headers/fetch.h"
 #include "headers/hinclude.h"
+#include "kernel/sandbox.h"
 #include "model/catalog.h"
 #include "model/kver.h"
 #include "base/banned.h"
@@ -1232,7 +1234,70 @@ static const char *base_name(const char *s)
 	return *b ? b : "header.h";
 }
 
-static int parse(struct header *h, const char *name, const char *text, size_t len, const char *dir)
+/* clang's own include directories (its resource directory's include/), wherever the
+ * installation keeps them: beside libclang, or where a distribution links them from. */
+static void clang_include_dirs(glob_t *g)
+{
+	static const char *const where[] = { "/usr/include/clang/*/include", "/usr/lib/clang/*/include",
+					     "/usr/lib/llvm-*/lib/clang/*/include", "/usr/local/lib/clang/*/include" };
+	int flags = GLOB_ONLYDIR | GLOB_NOSORT;
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++, flags |= GLOB_APPEND)
+		glob(where[i], flags, NULL, g);
+	Dl_info di;
+	char *real = dladdr(*(void **)&L.createIndex, &di) && di.dli_fname ? realpath(di.dli_fname, NULL) : NULL;
+	char *sl = real ? strrchr(real, '/') : NULL;
+	if (sl) {
+		struct sbuf pat = SBUF_INIT;
+		sbuf_addf(&pat, "%.*s/clang/*/include", (int)(sl - real), real);
+		glob(pat.buf, flags, NULL, g);
+		sbuf_release(&pat);
+	}
+	free(real);
+}
+
+/* In the parse's child, once the includes are checked and before libclang opens any: the
+ * files the scan accepted, the scratch directory and the system include directories are
+ * all it may read from now on (hinclude_confine). */
+static int confine_reads(const struct hinclude_files *accepted, const char *dir)
+{
+	glob_t g;
+	clang_include_dirs(&g);
+	const char **dirs = xcalloc(g.gl_pathc + 2, sizeof(*dirs));
+	size_t n = 0;
+	dirs[n++] = "/usr/include";
+	dirs[n++] = "/usr/local/include";
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		dirs[n++] = g.gl_pathv[i];
+	int r = hinclude_confine(accepted, dir, dirs, n, sandbox_landlock_abi());
+	free(dirs);
+	globfree(&g);
+	return r;
+}
+
+/* A file libclang could not open for want of permission: under hinclude_confine, one the
+ * include scan did not see (clang says "cannot open file 'NAME': Permission denied").
+ * -1 after err() naming it, else 0. */
+static int refused_include(CXTranslationUnit tu, const char *name)
+{
+	int r = 0;
+	unsigned nd = L.getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd && !r; i++) {
+		CXDiagnostic dg = L.getDiagnostic(tu, i);
+		CXString sp = L.getDiagnosticSpelling(dg);
+		const char *m = L.getCString(sp);
+		const char *q = m ? strstr(m, "': Permission denied") : NULL;
+		const char *p = m ? strchr(m, '\'') : NULL;
+		if (q && p && p < q)
+			r = err("header '%s': an include the checks did not see was refused ('%.*s')", name,
+				(int)(q - p - 1), p + 1);
+		L.disposeString(sp);
+		L.disposeDiagnostic(dg);
+	}
+	return r;
+}
+
+static int parse(struct header *h, const char *name, const char *text, size_t len, const char *dir, bool confine)
 {
 	memset(h, 0, sizeof(*h));
 	h->name = arena_strdup(&h->a, name);
@@ -1257,6 +1322,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	int ret = -1;
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
 	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
+	struct hinclude_files accepted = { 0 };
 	struct walk w = { 0 };
 	CXIndex idx = NULL;
 	CXTranslationUnit tu = NULL;
@@ -1279,7 +1345,8 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	 * are clang's own (-v), the resource directory aside: system headers are not read */
 	const char *dirs[] = { origdir.len ? origdir.buf : dir, "/usr/include", stubs.buf, "/usr/local/include",
 			       "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu", "/usr/include" };
-	if (hinclude_check(name, dir, text, len, dirs, ARRAY_SIZE(dirs)) < 0)
+	if (hinclude_check(name, dir, text, len, dirs, ARRAY_SIZE(dirs), &accepted) < 0 ||
+	    (confine && confine_reads(&accepted, dir) < 0))
 		goto out;
 	scan_macro_names(text, len, &w.cand, &w.ncand);
 	sbuf_addf(&probe, "#include \"%s\"\n", hpath.buf);
@@ -1313,6 +1380,8 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 			err("'%s': libclang could not parse it", name);
 			goto out;
 		}
+		if (confine && refused_include(tu, name) < 0)
+			goto out;
 		/* missing includes: report each once, give them empty stand-ins, parse again */
 		bool again = false;
 		unsigned nd = L.getNumDiagnostics(tu);
@@ -1407,6 +1476,7 @@ out:
 	free(w.cand), free(w.mac), free(w.have), free(w.defined), free(w.fields), free(w.ord);
 	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
 	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is);
+	hinclude_files_release(&accepted);
 	return ret;
 }
 
@@ -1479,9 +1549,10 @@ void header_from_catalog(struct header *h, const struct catalog *c, const char *
 	header_index(h);
 }
 
-int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir)
+int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir,
+		    bool confine)
 {
-	int r = parse(h, name, text, len, dir);
+	int r = parse(h, name, text, len, dir, confine);
 	if (r < 0)
 		header_release(h); /* nothing half-parsed is left: h is empty again */
 	return r;
@@ -1497,7 +1568,7 @@ int header_parse_here(struct header *h, const char *name, const char *text, size
 		sbuf_release(&tmpl);
 		return r;
 	}
-	int r = header_parse_in(h, name, text, len, tmpl.buf);
+	int r = header_parse_in(h, name, text, len, tmpl.buf, false);
 	scratch_remove(tmpl.buf);
 	sbuf_release(&tmpl);
 	return r;

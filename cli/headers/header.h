@@ -103,8 +103,11 @@ int header_parse(struct header *h, const char *name, const char *text, size_t le
 /* The same parse in this process, without limits: for the fuzz target, which cannot fork
  * per input. It makes and removes its own scratch directory. */
 int header_parse_here(struct header *h, const char *name, const char *text, size_t len);
-/* The parse itself, with its scratch files in dir (made and removed by the caller). */
-int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir);
+/* The parse itself, with its scratch files in dir (made and removed by the caller). With
+ * confine (the parse's child), once the includes are checked the process may read only
+ * what the check accepted (hinclude_confine): for good, so never in xsc itself. */
+int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir,
+		    bool confine);
 /* Loads libclang (once): 0, or -1 after err(). */
 int header_load_clang(void);
 /* The same model from a loaded catalogue (for diff). */

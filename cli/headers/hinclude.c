@@ -11,11 +11,13 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "base/util.h"
+#include "kernel/landlock.h"
 #include "base/banned.h"
 
 struct scan {
 	const char *const *dirs;
 	size_t ndirs;
+	struct hinclude_files *accepted; /* or NULL */
 	struct stat *seen; /* local files read so far (dev, ino) */
 	size_t nseen, aseen;
 };
@@ -132,6 +134,19 @@ static int scan_file(struct scan *s, const char *path, const struct stat *st, un
 	return r;
 }
 
+/* Notes a file the scan let through (once), for hinclude_confine. */
+static void accept(struct scan *s, const char *real, const struct stat *st)
+{
+	struct hinclude_files *f = s->accepted;
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].dev == st->st_dev && f->v[i].ino == st->st_ino)
+			return;
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	f->v[f->n++] = (struct hinclude_file){ xstrdup(real), st->st_dev, st->st_ino };
+}
+
 /* The file a directive names, as the compiler looks for it: an absolute name as it is; a
  * quoted one in the includer's directory first; then the -I and system directories. The
  * first that exists and is not a directory is the one. */
@@ -150,11 +165,14 @@ static int resolve(struct scan *s, const struct directive *d, const char *here, 
 		if (stat(path.buf, &st) < 0 || S_ISDIR(st.st_mode))
 			continue;
 		const char *why = refusal(path.buf, &st, &real);
-		if (why)
+		if (why) {
 			r = err("%s:%u: #include %c%s%c refused: '%s' is %s (a header includes regular files only)",
 				d->where, d->line, d->open, d->name, d->open == '<' ? '>' : '"',
 				real.len ? real.buf : path.buf, why);
-		else if (!under(real.buf, "/usr/include") && !under(real.buf, "/usr/lib"))
+			break;
+		}
+		accept(s, real.buf, &st);
+		if (!under(real.buf, "/usr/include") && !under(real.buf, "/usr/lib"))
 			r = scan_file(s, path.buf, &st, depth + 1);
 		break;
 	}
@@ -263,10 +281,93 @@ static int scan_text(struct scan *s, const char *where, const char *here, const 
 }
 
 int hinclude_check(const char *shown, const char *here, const char *text, size_t len, const char *const *dirs,
-		   size_t ndirs)
+		   size_t ndirs, struct hinclude_files *accepted)
 {
-	struct scan s = { dirs, ndirs, NULL, 0, 0 };
+	struct scan s = { dirs, ndirs, accepted, NULL, 0, 0 };
 	int r = scan_text(&s, shown, here, text, len, 0);
 	free(s.seen);
+	return r;
+}
+
+void hinclude_files_release(struct hinclude_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].path);
+	FREE_AND_NULL(f->v);
+	f->n = f->alloc = 0;
+}
+
+/* Allows reading path (its inode now: the rule binds it, whatever the name means later)
+ * when it is a regular file and, with want, that very inode. 0, or -1 with errno. */
+static int allow_file(int rs, const char *path, const struct hinclude_file *want)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	int r = 0;
+	if (!S_ISREG(st.st_mode) || (want && (st.st_dev != want->dev || st.st_ino != want->ino)))
+		errno = ESTALE, r = -1;
+	else
+		r = landlock_allow(rs, LL_FS_READ_FILE, fd);
+	close(fd);
+	return r;
+}
+
+/* Allows access beneath a directory; one that does not exist needs no rule. */
+static int allow_dir(int rs, const char *dir, uint64_t access)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	int r = landlock_allow(rs, access, fd);
+	close(fd);
+	return r;
+}
+
+/* The rules, one failure ends them: the scratch directory read and written, the read-only
+ * directories, each accepted file, and what clang's driver reads to learn the distribution
+ * (its answer does not change a parse, but an unconfined parse reads them too). */
+static int add_rules(int rs, int abi, const struct hinclude_files *f, const char *scratch, const char *const *dirs,
+		     size_t ndirs, const char **what)
+{
+	static const char *const driver[] = { "/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release",
+					      "/etc/debian_version", "/etc/redhat-release" };
+	*what = scratch;
+	if (allow_dir(rs, scratch, LL_FS_READ_FILE | landlock_write_access(abi)) < 0)
+		return -1;
+	for (size_t i = 0; i < ndirs; i++)
+		if ((*what = dirs[i]), allow_dir(rs, dirs[i], LL_FS_READ_FILE) < 0)
+			return -1;
+	for (size_t i = 0; i < f->n; i++)
+		if ((*what = f->v[i].path), allow_file(rs, f->v[i].path, &f->v[i]) < 0)
+			return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(driver); i++)
+		allow_file(rs, driver[i], NULL); /* absent, or not a file: not read */
+	return 0;
+}
+
+int hinclude_confine(const struct hinclude_files *f, const char *scratch, const char *const *dirs, size_t ndirs,
+		     int abi)
+{
+	if (abi <= 0)
+		return 0;
+	int rs = landlock_ruleset(abi, LL_FS_READ_FILE | landlock_write_access(abi), 0);
+	if (rs < 0)
+		return err("cannot confine the header parse (landlock_create_ruleset): %s", strerror(errno));
+	const char *what = "";
+	int r = add_rules(rs, abi, f, scratch, dirs, ndirs, &what);
+	if (r < 0 && errno == ESTALE)
+		r = err("'%s': changed while it was being checked", what);
+	else if (r < 0)
+		r = err("cannot confine the header parse (a rule for '%s'): %s", what, strerror(errno));
+	else if (landlock_restrict(rs) < 0)
+		r = err("cannot confine the header parse (landlock_restrict_self): %s", strerror(errno));
+	close(rs);
 	return r;
 }

@@ -12,14 +12,36 @@
 #ifndef XSC_HINCLUDE_H
 #define XSC_HINCLUDE_H
 #include <stddef.h>
+#include <sys/types.h>
 
 #define HINCLUDE_MAX_DEPTH 64
 #define HINCLUDE_MAX_FILES 1024
 #define HINCLUDE_MAX_SIZE ((size_t)16 << 20)
 
+/* The files a scan let through: each by its real path and the inode the scan checked. */
+struct hinclude_file {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+struct hinclude_files {
+	struct hinclude_file *v;
+	size_t n, alloc;
+};
+void hinclude_files_release(struct hinclude_files *f);
+
 /* text (named shown in messages) lives in directory here, for its quoted includes; dirs are
  * the -I and system directories in search order. 0, or -1 after err() naming the directive,
- * its line and why. */
+ * its line and why. The files it accepts (the local headers it read, and the system
+ * headers named directly) are added to *accepted, unless NULL. */
 int hinclude_check(const char *shown, const char *here, const char *text, size_t len, const char *const *dirs,
-		   size_t ndirs);
+		   size_t ndirs, struct hinclude_files *accepted);
+/* The boundary the scan is checked against: this process (the parse's child) may from now on
+ * read only the files f holds (each its checked inode), and files beneath scratch and the
+ * directories dirs (the system and clang's own include directories), and write only beneath
+ * scratch. So a file the scan missed, however the text names it (a digraph, a pragma,
+ * __has_include), fails to open inside libclang. abi: sandbox_landlock_abi(); 0 does
+ * nothing (the scan alone stands). 0, or -1 after err(). */
+int hinclude_confine(const struct hinclude_files *f, const char *scratch, const char *const *dirs, size_t ndirs,
+		     int abi);
 #endif

@@ -39,7 +39,7 @@ static void redact(void)
 static int check(const char *text)
 {
 	static const char *const dirs[] = { ".", "/usr/include" };
-	return hinclude_check("t.h", ".", text, strlen(text), dirs, ARRAY_SIZE(dirs));
+	return hinclude_check("t.h", ".", text, strlen(text), dirs, ARRAY_SIZE(dirs), NULL);
 }
 
 static void includes(void)
