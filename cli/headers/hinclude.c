@@ -341,6 +341,16 @@ static int add_rules(int rs, int abi, const struct hinclude_files *f, const char
 	*what = scratch;
 	if (allow_dir(rs, scratch, LL_FS_READ_FILE | landlock_write_access(abi)) < 0)
 		return -1;
+	/* the directory holding scratch: only to remove scratch itself (an empty directory)
+	 * should xsc die and leave it to the child (hchild.c) */
+	const char *sl = strrchr(scratch, '/');
+	if (sl && sl != scratch) {
+		char *parent = xstrndup(scratch, (size_t)(sl - scratch));
+		int r = allow_dir(rs, parent, LL_FS_REMOVE_DIR);
+		free(parent);
+		if (r < 0)
+			return -1;
+	}
 	for (size_t i = 0; i < ndirs; i++)
 		if ((*what = dirs[i]), allow_dir(rs, dirs[i], LL_FS_READ_FILE) < 0)
 			return -1;
