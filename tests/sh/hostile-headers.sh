@@ -1,5 +1,6 @@
 # Hostile headers for lint, import and diff: includes of devices, FIFOs, sockets, /proc and
-# /sys files (directly, relatively, through a link, a splice or a local header), a file name
+# /sys files (directly, relatively, through a link, a splice or a local header; by a
+# digraph, after a BOM or a carriage return, by __has_include or a dependency pragma), a file name
 # made by a macro, an exponential macro bomb, includes nested too deep or in a cycle, a 50 MB
 # header; then SIGINT, SIGTERM and SIGKILL of xsc during a parse. Each must end in one
 # clear error within a bounded time and memory, and leave nothing in the scratch directory
@@ -89,6 +90,50 @@ printf '#include "cyc1.h"\n' >cyc2.h
 hostile "an include cycle" "nested too deeply" cyc1.h
 python3 -c 'open("big.h", "w").write("/* x */\n" * (50 << 17))'
 hostile "a 50 MB header" "too large" big.h
+# includes a textual scan can miss: the parse's child may read only the files the scan
+# accepted (Landlock), else the scan itself refuses them. Each names a FIFO whose writer,
+# blocked until a reader opens it, must never wake (it gives up after 5 s)
+refused_unseen="an include the checks did not see was refused|refused: .* is a FIFO|refused"
+unseen() { # NAME FORMAT: FORMAT (printf; %s is the FIFO's path) must not open the FIFO
+	rm -f woke.txt unseen.in
+	mkfifo unseen.in
+	( timeout 5 sh -c 'echo "struct w { int y; };" >unseen.in && echo WOKE >woke.txt' & )
+	printf "$2" "$PWD/unseen.in" >unseen.h
+	hostile "$1" "$refused_unseen" unseen.h
+	sleep 0.2
+	[ ! -e woke.txt ] || no "$1: the FIFO was opened"
+	rm -f unseen.in woke.txt
+}
+unseen "a digraph %%:include" '%%:include "%s"\nstruct a { int x; };\n'
+unseen "a UTF-8 BOM before #include" '\357\273\277#include "%s"\nstruct a { int x; };\n'
+unseen "__has_include" '#if __has_include("%s")\n#endif\nstruct a { int x; };\n'
+unseen "_Pragma GCC dependency" '_Pragma("GCC dependency \\"%s\\"")\nstruct a { int x; };\n'
+unseen "#pragma GCC dependency" '#pragma GCC dependency "%s"\nstruct a { int x; };\n'
+unseen "a carriage return before #include" 'struct a { int x; };\r#include "%s"\n'
+# /dev/tty through a digraph, on a terminal (python's pty): refused at once, not 60 s of wait
+n=$((n + 1))
+printf '%%:include "/dev/tty"\nstruct a { int x; };\n' >tty.h
+timeout 90 python3 - "$XSC" >tty.txt 2>&1 <<'PY2'
+import os, pty, sys, time
+start = time.time()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "lint", "tty.h"])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+print(out.decode(errors="replace"))
+print("seconds %d" % (time.time() - start))
+PY2
+grep -Eq "refused" tty.txt && grep -q "^seconds [0-9]$" tty.txt || no "/dev/tty on a terminal: $(cat tty.txt)"
+clean "/dev/tty on a terminal"
 # import and diff go through the same parse
 for cmd in import diff; do
 	n=$((n + 1))
