@@ -1,5 +1,6 @@
 #include "model/dataload.h"
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -1526,6 +1527,56 @@ static char *cache_path(const char *dir)
 	return sbuf_detach(&sb);
 }
 
+/* Catalogue caches kept: one per --data directory, about 250 KB each, so a user who tries
+ * many directories does not fill the cache directory. */
+#define CATALOG_CACHES_MAX 8
+
+struct cache_ent {
+	char *name;
+	struct timespec mtime;
+};
+
+static int older_first(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct cache_ent *)a)->mtime, *y = &((const struct cache_ent *)b)->mtime;
+	return x->tv_sec != y->tv_sec ? (x->tv_sec < y->tv_sec ? -1 : 1)
+	     : x->tv_nsec != y->tv_nsec ? (x->tv_nsec < y->tv_nsec ? -1 : 1) : 0;
+}
+
+/* Removes the oldest catalog-*.bin beside path (regular files only) beyond the newest
+ * CATALOG_CACHES_MAX; path was just written, so it is among those kept. */
+static void cache_prune(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	*slash = '\0';
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct cache_ent *e = NULL;
+	size_t n = 0, alloc = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		struct stat st;
+		size_t len = strlen(de->d_name);
+		if (strncmp(de->d_name, "catalog-", 8) || len < 12 || strcmp(de->d_name + len - 4, ".bin") ||
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		ALLOC_GROW(e, n + 1, alloc);
+		e[n++] = (struct cache_ent){ xstrdup(de->d_name), st.st_mtim };
+	}
+	if (n > CATALOG_CACHES_MAX)
+		qsort(e, n, sizeof(*e), older_first);
+	for (size_t i = 0; i < n; i++) {
+		if (n - i > CATALOG_CACHES_MAX)
+			unlinkat(fd, e[i].name, 0);
+		free(e[i].name);
+	}
+	free(e);
+	if (d)
+		closedir(d);
+	else if (fd >= 0)
+		close(fd);
+	free(dir);
+}
+
 static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
@@ -1636,7 +1687,8 @@ static void cache_save(const char *path, uint64_t key, const struct catalog *c)
 	if (!ok)
 		return;
 	catalog_to_cache(c, key, &out, &total);
-	safe_cache_write(path, out, total); /* best effort: no cache just means parsing */
+	if (safe_cache_write(path, out, total) == 0) /* best effort: no cache just means parsing */
+		cache_prune(path);
 	free(out);
 }
 

@@ -372,6 +372,17 @@ x show "$(printf 'no\033[2Jsuch')" >err.out 2>&1
 grep -q "$ESC" err.out && no "$what: a raw ESC in the error"
 grep -q 'no\\x1b\[2Jsuch' err.out || no "$what: $(cat err.out)"
 
+attempt "catalogue cache: at most 8 kept, however many --data directories were used"
+rm -rf "$XDG_CACHE_HOME/xsc"
+x show openat2 >/dev/null 2>&1
+first=$(cache)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	cp -r "$top/data" "many$i"
+	"$XSC" --data "many$i" show openat2 >/dev/null 2>&1 || no "$what: many$i does not load"
+done
+[ "$(ls "$XDG_CACHE_HOME"/xsc/catalog-*.bin | wc -l)" = 8 ] || no "$what: $(ls "$XDG_CACHE_HOME"/xsc | wc -l) kept"
+[ ! -e "$first" ] || no "$what: the oldest was kept"
+
 echo "$n attempts"
 [ "$n" -ge 15 ] || no "only $n attempts"
 exit $fail
