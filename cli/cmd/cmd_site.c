@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "cmd/commands.h"
 #include "cmd/docbundle.h"
 #include "docs/site.h"
@@ -13,6 +14,19 @@ static uint64_t now_us(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Is out (trailing slashes aside, which would make lstat follow it) a symbolic link? */
+static bool out_is_link(const char *out)
+{
+	size_t len = strlen(out);
+	while (len > 1 && out[len - 1] == '/')
+		len--;
+	char *p = xstrndup(out, len);
+	struct stat st;
+	bool link = lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+	free(p);
+	return link;
 }
 
 int cmd_site(struct session *s, int argc, char **argv)
@@ -31,6 +45,8 @@ int cmd_site(struct session *s, int argc, char **argv)
 		return err("site: the output directory name is empty");
 	if (session_may_write(s, out) < 0)
 		return -1;
+	if (out_is_link(out))
+		return err("site: '%s' is a symbolic link; refusing to write through it", out);
 	uint64_t t0 = now_us();
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)

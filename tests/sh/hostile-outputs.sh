@@ -78,6 +78,16 @@ mkdir other && echo keep >other/keep
 "$XSC" $D site -o other >/dev/null 2>err && fail "replaced it"
 [ "$(cat other/keep)" = keep ] || fail "file lost"
 
+attempt "site -o a link to a directory, with and without a trailing slash"
+victim
+ln -s victim site-link
+for o in site-link site-link/; do
+	"$XSC" $D site -o "$o" >/dev/null 2>err && fail "$o: wrote through the link"
+	grep -q "site: '$o' is a symbolic link; refusing to write through it" err || fail "$o: unclear reason"
+done
+victim_ok
+[ "$(ls victim | wc -l)" = 3 ] || fail "files appeared in the victim"
+
 attempt "site -o over a site whose assets/ is a link to a victim"
 victim
 rm -rf pages/assets && ln -s ../victim pages/assets
