@@ -67,6 +67,8 @@ int cmd_diff(struct session *s, int argc, char **argv)
 	}
 	if (n != 2)
 		return command_usage(command_find("diff"));
+	if (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0) /* the cache is files written */
+		return -1;
 	struct header oh, nh;
 	struct catalog *oc = NULL, *nc = NULL;
 	memset(&oh, 0, sizeof(oh));

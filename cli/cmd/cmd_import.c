@@ -52,8 +52,8 @@ int cmd_import(struct session *s, int argc, char **argv)
 	}
 	if (!src)
 		return command_usage(command_find("import"));
-	if (outfile && session_may_write(s, outfile) < 0)
-		return -1;
+	if ((outfile && session_may_write(s, outfile) < 0) || (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0))
+		return -1; /* the cache is files written too, named by the URL, holding what the server sent */
 	uint32_t kv;
 	if (since && kver_parse(since, &kv, 0) < 0)
 		return usage_err("--since: '%s' is not a kernel version such as 6.1", since);

@@ -67,6 +67,10 @@ int cmd_lint(struct session *s, int argc, char **argv)
 		free(srcs);
 		return command_usage(command_find("lint"));
 	}
+	if (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0) { /* the cache is files written */
+		free(srcs);
+		return -1;
+	}
 	struct out *o = &s->out;
 	size_t count[3] = { 0, 0, 0 }, supp = 0;
 	int ret = 0;

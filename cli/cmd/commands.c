@@ -188,9 +188,9 @@ const struct command commands[] = {
 	  "which replaces it whole and keeps its mode. 'transcript off' stops; without an argument,\n"
 	  "says where it goes. The global option --transcript FILE.md starts recording at start-up.\n"
 	  "A script (FILE.xsc, -c, standard input) is treated as someone else's: its transcript,\n"
-	  "export, import -o, docs and site write only beneath the current directory (a relative\n"
-	  "path, no '..', no symbolic link), --force included, unless xsc itself was started with\n"
-	  "--unsafe; a solution run by 'lesson --check' writes no files at all.",
+	  "export, import -o, docs, site and --cache DIR write only beneath the current directory\n"
+	  "(a relative path, no '..', no symbolic link), --force included, unless xsc itself was\n"
+	  "started with --unsafe; a solution run by 'lesson --check' writes no files at all.",
 	  0, { COMP_FILE } },
 	{ "struct", cmd_struct, "new NAME [since V]", "design a struct for a hypothetical syscall",
 	  "Starts a struct that exists only in this session. Add fields with 'field add', publish\n"

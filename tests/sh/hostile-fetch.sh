@@ -116,6 +116,17 @@ ln -s cache cache-link
 run "cache dir a symlink" 0 import --cache cache-link "$U/ok.h"
 ! grep -q planted out.txt || no "cache dir a symlink: used"
 rm -f "$f"
+# a script's --cache is files written: only beneath the current directory (cron.d would run them)
+mkdir -p outside
+for cmd in "import --cache $PWD/outside/c $U/ok.h" "lint --cache ../c $U/ok.h" "diff --cache $PWD/outside/c $U/ok.h $U/ok.h"; do
+	echo "$cmd" >c.xsc
+	run "a script's $cmd" 1 c.xsc
+	grep -q "a script writes only beneath the current directory" out.txt || no "a script's $cmd: $(head -3 out.txt)"
+	[ ! -e outside/c ] && [ ! -e ../c ] || no "a script's $cmd: the cache was written"
+done
+echo "import --cache c2 $U/ok.h" >c.xsc
+run "a script's --cache beneath the current directory" 0 c.xsc
+[ -n "$(ls c2)" ] || no "a script's --cache beneath the current directory: nothing cached"
 ln -s /etc/passwd "$f"
 run "cache file a symlink" 0 import --cache cache "$U/ok.h"
 ! grep -q 'root:' out.txt || no "cache file a symlink: followed"
