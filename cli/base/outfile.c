@@ -50,9 +50,18 @@ static int beneath_step(int *fd, const char *c, bool last)
 	return 0;
 }
 
+/* Has path a ".." component? */
+static bool climbs(const char *path)
+{
+	for (const char *c = path; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+		if (c[0] == '.' && c[1] == '.' && (!c[2] || c[2] == '/'))
+			return true;
+	return false;
+}
+
 int outpath_beneath(const char *path)
 {
-	if (!*path || *path == '/')
+	if (!*path || *path == '/' || climbs(path))
 		return errno = EPERM, -1;
 	char *p = xstrdup(path);
 	int fd = AT_FDCWD, r = 0;
@@ -61,7 +70,7 @@ int outpath_beneath(const char *path)
 		if (slash)
 			*slash = '\0';
 		r = beneath_step(&fd, c, !slash);
-		if (!slash)
+		if (!slash || r > 0) /* past a missing directory only ".." can still climb */
 			break;
 		c = slash + 1;
 	}

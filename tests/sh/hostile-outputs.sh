@@ -199,7 +199,8 @@ mkdir -p outside && echo keep >outside/rc && chmod 640 outside/rc
 ln -s ../outside mine-link
 for how in script dash-c stdin; do
 	for cmd in "transcript $w/outside/rc --force" "transcript ../outside/rc --force" \
-		"transcript mine-link/rc --force" "docs --man $w/outside/rc --force" \
+		"transcript mine-link/rc --force" "transcript nosuchdir/../../$(basename "$w")/outside/rc --force" \
+		"docs --man $w/outside/rc --force" \
 		"docs --completion $w/outside/rc --force" "docs -o $w/outside/ref" "site -o $w/outside/site" \
 		"import $top/tests/headers/diff/clone_v0.h -o $w/outside/rc --force" \
 		"struct new a; field add u64 f; version add 8 7.0; export a $w/outside"; do
