@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include "base/diag.h"
 #include "base/outfile.h"
@@ -351,19 +352,34 @@ static int run_stream(struct session *s, FILE *fp, const char *name)
 	return result;
 }
 
+/* A pipe is a script (xsc <(…)); a device or a socket is no file of commands. */
+static const char *not_script(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode) ? NULL
+	     : S_ISDIR(st->st_mode) ? "a directory" : "a device or socket";
+}
+
 FILE *session_open_script(const char *path)
 {
-	FILE *fp = fopen(path, "re"); /* not inherited by sandboxed children */
 	struct stat st;
-	if (!fp) {
+	const char *bad = stat(path, &st) == 0 ? not_script(&st) : NULL;
+	if (bad) { /* refused before it is opened: opening a device already acts on it */
+		err("cannot run '%s': %s, not a script file", path, bad);
+		return NULL;
+	}
+	/* O_NONBLOCK: a FIFO nobody writes to opens (and then reads as empty) instead of
+	 * hanging; not inherited by sandboxed children */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
 		err("cannot open script '%s': %m", path);
 		return NULL;
 	}
-	/* a pipe is a script (xsc <(…)); a device or a socket is no file of commands */
-	if (fstat(fileno(fp), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		err("cannot run '%s': %s, not a script file", path, S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
-		fclose(fp);
-		return NULL;
+	bad = fstat(fd, &st) < 0 ? strerror(errno) : not_script(&st);
+	int fl = fcntl(fd, F_GETFL);
+	FILE *fp = bad || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "r");
+	if (!fp) {
+		err("cannot run '%s': %s", path, bad ? bad : strerror(errno));
+		close(fd);
 	}
 	return fp;
 }

@@ -188,6 +188,13 @@ grep -q "a device or socket, not a script file" err || fail "no reason given"
 timeout 20 "$XSC" $D lesson 1 --check /dev/urandom >/dev/null 2>err && fail "/dev/urandom passed"
 grep -q "a device or socket, not a script file" err || fail "no reason given"
 
+attempt "a FIFO nobody writes to as a script or a solution: read as empty, no hang"
+mkfifo idle.xsc
+timeout 10 "$XSC" $D idle.xsc >/dev/null 2>err; rc=$?
+[ $rc = 0 ] || fail "script: exit $rc"
+timeout 10 "$XSC" $D lesson 1 --check idle.xsc >/dev/null 2>err; rc=$?
+[ $rc = 1 ] && grep -q "not passed" err || fail "solution: exit $rc"
+
 attempt "a lesson solution of 2 MB of short lines: read up to its bound"
 i=0
 while [ $i -lt 20000 ]; do printf 'size 24 %096d\n' 0; i=$((i + 1)); done >big.xsc
