@@ -30,7 +30,9 @@ case_() {
 printf 'list\nshow open\000at2\n' >nul.xsc
 case_ "script with a NUL byte" 1 'nul.xsc:2: line contains a NUL byte' -- $XSC $D nul.xsc
 head -c 1048576 /dev/zero | tr '\0' 'a' >long.xsc
-case_ "a 1 MB line" 2 "unknown command" -- $XSC $D long.xsc
+case_ "a 1 MB line" 1 "long.xsc:1: line longer than 65536 bytes" -- $XSC $D long.xsc
+head -c 65000 /dev/zero | tr '\0' 'a' >long64.xsc
+case_ "a 65000-byte line" 2 "unknown command" -- $XSC $D long64.xsc
 printf 'sh\377ow openat2\n' >utf.xsc
 case_ "invalid UTF-8" 2 'unknown command .sh\\xffow' -- $XSC $D utf.xsc
 printf 'show \033[31mred\n' >esc.xsc
