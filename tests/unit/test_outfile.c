@@ -1,5 +1,5 @@
 /* outfile: whole-or-nothing files, refusal of existing names, modes kept, temporaries of
- * dead runs swept; owndir's marker paths. */
+ * dead runs swept; owndir's marker paths; what a script may write (outpath_beneath). */
 #include "tap.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +65,30 @@ static void links(void)
 	ok(outfile_put(p, "x", 1, OF_FORCE) < 0 && errno == EINVAL, "'..' is not a file name");
 }
 
+/* What a script may write: beneath the current directory, by descriptor, no link. */
+static void beneath(void)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(dir) < 0)
+		return;
+	mkdir("sub", 0700);
+	symlink("/etc", "etc-link");
+	symlink("/etc", "sub/etc-link");
+	ok(outpath_beneath("new.txt") == 0, "a new file in the current directory");
+	ok(outpath_beneath("sub/new.txt") == 0 && outpath_beneath("./sub//x") == 0, "and beneath it");
+	ok(outpath_beneath("nosuch/dir/x") == 0, "beneath a directory not made yet");
+	ok(outpath_beneath("/tmp/x") < 0 && errno == EPERM, "not an absolute path (EPERM)");
+	ok(outpath_beneath("../x") < 0 && errno == EPERM, "nor '..'");
+	ok(outpath_beneath("nosuch/../../x") < 0 && errno == EPERM, "nor '..' past a missing directory");
+	ok(outpath_beneath("..x") == 0, "'..x' is a name");
+	ok(outpath_beneath("etc-link/passwd") < 0 && errno == ELOOP, "not through a link (ELOOP)");
+	ok(outpath_beneath("sub/etc-link") < 0 && errno == ELOOP, "not onto a link");
+	ok(outpath_beneath("etc-link/") < 0 && errno == ELOOP, "nor a link with a trailing slash");
+	ok(outpath_beneath("") < 0, "not an empty path");
+	if (chdir(cwd) < 0)
+		perror("chdir back");
+}
+
 static void sweep(void)
 {
 	pid_t pid = fork();
@@ -109,6 +133,7 @@ int main(void)
 	}
 	put_and_refuse();
 	links();
+	beneath();
 	sweep();
 	marker_paths();
 	remove_tree(dir);
