@@ -1543,7 +1543,7 @@ static int older_first(const void *a, const void *b)
 	     : x->tv_nsec != y->tv_nsec ? (x->tv_nsec < y->tv_nsec ? -1 : 1) : 0;
 }
 
-/* Removes the oldest catalog-*.bin beside path (regular files only) beyond the newest
+/* Removes the least recently used catalog-*.bin beside path (regular files only) beyond the newest
  * CATALOG_CACHES_MAX; path was just written, so it is among those kept. */
 static void cache_prune(const char *path)
 {
@@ -1670,6 +1670,8 @@ static struct catalog *cache_load(const char *path, uint64_t key)
 		warning("ignoring the catalogue cache '%s': %s", path, why.buf);
 	sbuf_release(&why);
 	free(buf);
+	if (c) /* pruning keeps the most recently used, not only the most recently written */
+		utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
 	return c;
 }
 

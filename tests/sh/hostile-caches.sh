@@ -372,16 +372,20 @@ x show "$(printf 'no\033[2Jsuch')" >err.out 2>&1
 grep -q "$ESC" err.out && no "$what: a raw ESC in the error"
 grep -q 'no\\x1b\[2Jsuch' err.out || no "$what: $(cat err.out)"
 
-attempt "catalogue cache: at most 8 kept, however many --data directories were used"
+attempt "catalogue cache: at most 8 kept, the least recently used removed"
 rm -rf "$XDG_CACHE_HOME/xsc"
+newest() { ls -t "$XDG_CACHE_HOME"/xsc/catalog-*.bin | head -1; }
 x show openat2 >/dev/null 2>&1
-first=$(cache)
-for i in 1 2 3 4 5 6 7 8 9 10; do
+first=$(newest)
+for i in 1 2 3 4 5 6 7 8 9; do
 	cp -r "$top/data" "many$i"
 	"$XSC" --data "many$i" show openat2 >/dev/null 2>&1 || no "$what: many$i does not load"
+	[ $i = 1 ] && second=$(newest)
+	[ $i = 6 ] && x show openat2 >/dev/null 2>&1 # the first used again: now the most recent
 done
 [ "$(ls "$XDG_CACHE_HOME"/xsc/catalog-*.bin | wc -l)" = 8 ] || no "$what: $(ls "$XDG_CACHE_HOME"/xsc | wc -l) kept"
-[ ! -e "$first" ] || no "$what: the oldest was kept"
+[ -e "$first" ] || no "$what: a cache used again was removed"
+[ ! -e "$second" ] || no "$what: the least recently used was kept"
 
 echo "$n attempts"
 [ "$n" -ge 15 ] || no "only $n attempts"
