@@ -412,7 +412,8 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 		return -1;
 	plan->nr = se ? se->nr : arch_nr(sc);
 	plan->prep = prep_for(sc);
-	plan->ns = !strcmp(sc->safety, "namespace");
+	plan->safety = se ? se->safety : sc->safety; /* the build's, for every live call */
+	plan->ns = !strcmp(plan->safety, "namespace");
 	plan->clone3 = !strcmp(sc->name, "clone3");
 	plan->rseq_unregister = !strcmp(sc->name, "rseq");
 	if (sc->nargs > 6)
@@ -762,7 +763,7 @@ static int read_until(int fd, void *p, size_t n, uint64_t deadline)
 static bool needs_landlock(const struct call_plan *plan)
 {
 	const struct syscall *sc = plan->sc;
-	if (plan->unsafe || strcmp(sc->safety, "sandbox"))
+	if (plan->unsafe || strcmp(plan->safety, "sandbox"))
 		return false;
 	for (size_t i = 0; i < sc->nargs; i++)
 		if (sc->args[i].role == AR_PATH)

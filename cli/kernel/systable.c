@@ -53,50 +53,58 @@ static const uint32_t ioring_probe[] = { 8 };
 /* _IOWR(type, nr, 0): the size bits are the call's own */
 #define IOWR(type, nr) ((3U << 30) | ((uint32_t)(type) << 8) | (nr))
 
+/* The safety class (catalogue schema "safety") says where a call runs: a namespace call gets a
+ * user and mount namespace of its own, a sandbox call's paths are held to the sandbox and need
+ * Landlock to write. The build decides it, as it decides the number. */
+#define PURE "pure"
+#define SANDBOX "sandbox"
+#define NAMESPACE "namespace"
+#define PRIVILEGED "privileged"
+
 #if defined(__x86_64__) || defined(__aarch64__)
 static const struct sysent table[] = {
-	{ "bpf", SYS_bpf, "can", CMDS(bpf_next_id), 0 },
-	{ "cachestat", SYS_cachestat, "faan", NULL, 0, 0 },
+	{ "bpf", SYS_bpf, PRIVILEGED, "can", CMDS(bpf_next_id), 0 },
+	{ "cachestat", SYS_cachestat, SANDBOX, "faan", NULL, 0, 0 },
 	/* descriptors in the struct (uapi): CLONE_INTO_CGROUP's cgroup at offset 80, MOUNT_ATTR_IDMAP's
 	 * userns_fd at 24, IORING_SETUP_ATTACH_WQ's wq_fd at 24 (its flags at 8) */
-	{ "clone3", SYS_clone3, "an", NULL, 0, 0, 80, 0, 0x200000000ULL },
-	{ "clone", SYS_clone, "naaan", NULL, 0, 0 },
+	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, 80, 0, 0x200000000ULL },
+	{ "clone", SYS_clone, SANDBOX, "naaan", NULL, 0, 0 },
 #ifdef SYS_fork
-	{ "fork", SYS_fork, "", NULL, 0, 0 },
-	{ "vfork", SYS_vfork, "", NULL, 0, 0 },
-	{ "rename", SYS_rename, "pp", NULL, 0, 0 },
+	{ "fork", SYS_fork, SANDBOX, "", NULL, 0, 0 },
+	{ "vfork", SYS_vfork, SANDBOX, "", NULL, 0, 0 },
+	{ "rename", SYS_rename, SANDBOX, "pp", NULL, 0, 0 },
 #endif
-	{ "file_getattr", SYS_file_getattr, "fpann", NULL, 0, 0 },
-	{ "file_setattr", SYS_file_setattr, "fpann", NULL, 0, 0 },
-	{ "io_uring_setup", SYS_io_uring_setup, "na", NULL, 0, 0, 24, 8, 0x20 }, /* IORING_SETUP_ATTACH_WQ: wq_fd */
-	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, "fcan", CMDS(ioring_query), 0 },
-	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, "fcan", CMDS(ioring_probe), 0 },
-	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, "ann", NULL, 0, 0 },
-	{ "renameat", SYS_renameat, "fpfp", NULL, 0, 0 },
-	{ "renameat2", SYS_renameat2, "fpfpn", NULL, 0, 0 },
-	{ "lsm_get_self_attr", SYS_lsm_get_self_attr, "nann", NULL, 0, 0 },
-	{ "lsm_set_self_attr", SYS_lsm_set_self_attr, "nann", NULL, 0, 0 },
-	{ "lsm_list_modules", SYS_lsm_list_modules, "ann", NULL, 0, 0 },
-	{ "mount_setattr", SYS_mount_setattr, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
-	{ "open_tree_attr", SYS_open_tree_attr, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
-	{ "openat2", SYS_openat2, "fpan", NULL, 0, 0 },
+	{ "file_getattr", SYS_file_getattr, SANDBOX, "fpann", NULL, 0, 0 },
+	{ "file_setattr", SYS_file_setattr, SANDBOX, "fpann", NULL, 0, 0 },
+	{ "io_uring_setup", SYS_io_uring_setup, PURE, "na", NULL, 0, 0, 24, 8, 0x20 }, /* IORING_SETUP_ATTACH_WQ: wq_fd */
+	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_query), 0 },
+	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_probe), 0 },
+	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, PURE, "ann", NULL, 0, 0 },
+	{ "renameat", SYS_renameat, SANDBOX, "fpfp", NULL, 0, 0 },
+	{ "renameat2", SYS_renameat2, SANDBOX, "fpfpn", NULL, 0, 0 },
+	{ "lsm_get_self_attr", SYS_lsm_get_self_attr, PURE, "nann", NULL, 0, 0 },
+	{ "lsm_set_self_attr", SYS_lsm_set_self_attr, PRIVILEGED, "nann", NULL, 0, 0 },
+	{ "lsm_list_modules", SYS_lsm_list_modules, PURE, "ann", NULL, 0, 0 },
+	{ "mount_setattr", SYS_mount_setattr, NAMESPACE, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
+	{ "open_tree_attr", SYS_open_tree_attr, NAMESPACE, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
+	{ "openat2", SYS_openat2, SANDBOX, "fpan", NULL, 0, 0 },
 	/* pid -1 with a cpu counts every process there; the kernel refuses sigtrap without a
 	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */
-	{ "perf_event_open", SYS_perf_event_open, "aInfn", NULL, 0, 0 },
-	{ "PIDFD_GET_INFO", SYS_ioctl, "fca", NULL, 0, IOWR(0xFF, 11) }, /* linux/pidfd.h */
-	{ "rseq", SYS_rseq, "annn", NULL, 0, 0 },
-	{ "sched_setattr", SYS_sched_setattr, "ian", NULL, 0, 0 },
-	{ "sched_getattr", SYS_sched_getattr, "iann", NULL, 0, 0 },
-	{ "statmount", SYS_statmount, "aann", NULL, 0, 0 },
-	{ "listmount", SYS_listmount, "aann", NULL, 0, 0 },
-	{ "statx", SYS_statx, "fpnna", NULL, 0, 0 },
-	{ "UFFDIO_API", SYS_ioctl, "fca", NULL, 0, IOWR(0xAA, 0x3F) }, /* linux/userfaultfd.h */
-	{ "userfaultfd", SYS_userfaultfd, "n", NULL, 0, 0 },
-	{ "setxattrat", SYS_setxattrat, "fpnaan", NULL, 0, 0 },
-	{ "getxattrat", SYS_getxattrat, "fpnaan", NULL, 0, 0 },
+	{ "perf_event_open", SYS_perf_event_open, PURE, "aInfn", NULL, 0, 0 },
+	{ "PIDFD_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xFF, 11) }, /* linux/pidfd.h */
+	{ "rseq", SYS_rseq, PURE, "annn", NULL, 0, 0 },
+	{ "sched_setattr", SYS_sched_setattr, PURE, "ian", NULL, 0, 0 },
+	{ "sched_getattr", SYS_sched_getattr, PURE, "iann", NULL, 0, 0 },
+	{ "statmount", SYS_statmount, PURE, "aann", NULL, 0, 0 },
+	{ "listmount", SYS_listmount, PURE, "aann", NULL, 0, 0 },
+	{ "statx", SYS_statx, SANDBOX, "fpnna", NULL, 0, 0 },
+	{ "UFFDIO_API", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xAA, 0x3F) }, /* linux/userfaultfd.h */
+	{ "userfaultfd", SYS_userfaultfd, PURE, "n", NULL, 0, 0 },
+	{ "setxattrat", SYS_setxattrat, SANDBOX, "fpnaan", NULL, 0, 0 },
+	{ "getxattrat", SYS_getxattrat, SANDBOX, "fpnaan", NULL, 0, 0 },
 };
 #else
-static const struct sysent table[] = { { NULL, -1, "", NULL, 0, 0 } };
+static const struct sysent table[] = { { NULL, -1, NULL, "", NULL, 0, 0 } };
 #endif
 
 const struct sysent *systable_find(const char *name)

@@ -1,7 +1,8 @@
 /* systable: what this build itself knows about each interface it may call live. The
  * catalogue comes from outside (--data, XSC_DATA, an import), so it may describe calls but
  * never decide what runs: the syscall number, the class of every argument, the commands a
- * multiplexer may be given and the request an ioctl entry encodes all come from here. */
+ * multiplexer may be given, the request an ioctl entry encodes and the safety class (whether the
+ * call gets a namespace, whether it needs Landlock) all come from here. */
 #ifndef XSC_SYSTABLE_H
 #define XSC_SYSTABLE_H
 #include <stddef.h>
@@ -14,6 +15,7 @@
 struct sysent {
 	const char *name;      /* the catalogue's name for the interface */
 	long nr;               /* the syscall it enters on this architecture */
+	const char *safety;    /* "pure", "sandbox", "namespace" or "privileged": how it is confined */
 	const char *args;
 	const uint32_t *cmds;  /* for a 'c' argument of a multiplexer: the commands known harmless */
 	size_t ncmds;

@@ -56,6 +56,11 @@ int trust_interface(const struct syscall *sc, const struct sysent **se)
 			return err("refusing: the catalogue encodes %s as ioctl request %#x, but it is %#x (any size)",
 				   sc->name, bits, (*se)->ioctl);
 	}
+	/* the class decides the namespace and whether Landlock is required: a catalogue calling
+	 * open_tree_attr "pure" would change the host's mounts */
+	if (strcmp(sc->safety, (*se)->safety))
+		return err("refusing: the catalogue calls %s safety '%s', but it is '%s'; a catalogue cannot take a call out of its confinement",
+			   sc->name, sc->safety, (*se)->safety);
 	return check_classes(sc, *se);
 }
 
@@ -79,11 +84,15 @@ static bool escapes(const char *path)
  * kernel will read: the buffer, or the override that replaced it. */
 bool trust_writes_files(const struct call_plan *plan)
 {
-	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "open_tree_attr",
-					       "statmount", "listmount", NULL };
+	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "statmount", "listmount", NULL };
 	for (const char *const *p = readers; *p; p++)
 		if (!strcmp(plan->sc->name, *p))
 			return false;
+	/* attr_set/attr_clr change the mount itself (read-only, nosuid, …) unless it is a clone
+	 * (OPEN_TREE_CLONE, flags bit 1), and a clone is harmless only inside the child's own
+	 * mount namespace */
+	if (!strcmp(plan->sc->name, "open_tree_attr"))
+		return !(plan->ns && (plan->args[2] & 1));
 	if (!strcmp(plan->sc->name, "openat2") && plan->buf) {
 		uint64_t flags;
 		memcpy(&flags, plan->buf, 8);

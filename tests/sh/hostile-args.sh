@@ -26,6 +26,7 @@ vpids=
 cleanup() {
 	for p in $vpids; do kill "$p" 2>/dev/null; done
 	chattr -R -i -a "$w" 2>/dev/null
+	umount "$w/ro" "$w/m" 2>/dev/null
 	rm -rf "$w"
 }
 trap cleanup EXIT
@@ -54,6 +55,7 @@ catalogue reroles "s = s.replace('{ \"name\": \"dirfd\", \"type\": \"int\", \"ro
 catalogue redefault "s = s.replace('{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"fd\", \"default\": \"AT_FDCWD\"', '{ \"name\": \"dirfd\", \"type\": \"int\", \"role\": \"fd\", \"default\": \"5\"') if f.endswith('/openat2.json') else s"
 catalogue newcall "s = s.replace('\"name\": \"statx\"', '\"name\": \"unlinkat\"', 1).replace('\"x86_64\": 332', '\"x86_64\": 263').replace('\"aarch64\": 291', '\"aarch64\": 35') if f.endswith('/statx.json') else s"
 catalogue reprobe "s = s.replace('      \"struct\": \"open_how\",\n', '      \"struct\": \"open_how\",\n      \"probe\": {\"args\": [\"pathname=\\\\\"$w/victim/data.txt\\\\\"\"]},\n', 1) if f.endswith('/openat2.json') else s"
+catalogue resafe "s = s.replace('\"safety\": \"namespace\"', '\"safety\": \"pure\"').replace('\"safety\": \"sandbox\"', '\"safety\": \"pure\"') if f.endswith('/mount.json') or f.endswith('/openat2.json') else s"
 for c in renumber reioctl reroles redefault newcall reprobe; do
 	cmp -s "$w/data/statx.json" "$w/$c/statx.json" && cmp -s "$w/data/pidfd.json" "$w/$c/pidfd.json" &&
 		cmp -s "$w/data/openat2.json" "$w/$c/openat2.json" && { echo "FAIL: catalogue '$c' was not changed"; exit 1; }
@@ -356,6 +358,22 @@ battery() {
 	attempt "a catalogue adding unlinkat" keep "does not know its syscall number" newcall <<-'EOF'
 	call unlinkat pathname=@V@/data.txt
 	EOF
+	# the safety class decides the namespace and whether Landlock is needed: the build's
+	attempt "a catalogue calling open_tree_attr pure (no namespace)" keep "calls open_tree_attr safety 'pure', but it is 'namespace'" resafe <<-'EOF'
+	new open_tree_attr
+	set attr_set MOUNT_ATTR_RDONLY
+	call open_tree_attr pathname=@V@
+	EOF
+	attempt "a catalogue calling openat2 pure (no Landlock needed)" keep "calls openat2 safety 'pure', but it is 'sandbox'" resafe <<-'EOF'
+	new openat2
+	set flags O_WRONLY|O_CREAT
+	call openat2 pathname=made.txt
+	EOF
+	attempt "open_tree_attr changing a mount outside the sandbox" lift "argument 'pathname' = '.*' is outside the sandbox, and open_tree_attr would write there" <<-'EOF'
+	new open_tree_attr
+	set attr_clr MOUNT_ATTR_RDONLY
+	call open_tree_attr pathname=@V@
+	EOF
 	attempt "a designed syscall called live" keep "designed syscall" <<-'EOF'
 	struct new frob_args
 	field add u64 flags
@@ -381,5 +399,24 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && setpriv --reuid
 else
 	echo "(not root, or no setpriv: the uid 65534 pass is skipped)"
 fi
+# A real mount of the host's (root only): open_tree_attr may change the attributes of a
+# mount outside the sandbox with neither a catalogue's safety class nor an override, and
+# --unsafe runs it in the child's own mount namespace, where only a copy changes.
+mounts() {
+	mkdir -p "$w/m" "$w/ro" && mount -t tmpfs xsc-hostile "$w/m" && mount --bind -o ro "$w/m" "$w/ro" || return 0
+	for c in "resafe|set attr_set MOUNT_ATTR_RDONLY|m" "data|set attr_set MOUNT_ATTR_RDONLY|m" \
+		"data|set attr_clr MOUNT_ATTR_RDONLY|ro" "data|set attr_set MOUNT_ATTR_RDONLY|m --unsafe" \
+		"data|set attr_set MOUNT_ATTR_RDONLY|m flags=OPEN_TREE_CLONE"; do
+		n=$((n + 1))
+		IFS='|' read -r cat set rest <<-EOF
+		$c
+		EOF
+		(cd "$w/run" && timeout 20 "$w/xsc" --data "$w/$cat" -c "new open_tree_attr; $set; call open_tree_attr pathname=$w/$rest") >"$w/out" 2>"$errf"
+		[ "$(findmnt -no OPTIONS "$w/m" | cut -d, -f1)$(findmnt -no OPTIONS "$w/ro" | cut -d, -f1)" = rwro ] ||
+			fail "open_tree_attr ($cat: $set $rest) changed a mount of the host: $(findmnt -no TARGET,OPTIONS "$w/m" "$w/ro")"
+	done
+	umount "$w/ro" "$w/m"
+}
+[ "$(id -u)" -eq 0 ] && command -v findmnt >/dev/null 2>&1 && pass_name=mounts && mounts
 echo "$n hostile argument attempts, $bad failed"
 [ $bad -eq 0 ]
