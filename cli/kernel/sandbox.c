@@ -1,4 +1,5 @@
 #include "kernel/sandbox.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -57,10 +58,63 @@ static bool has_ctty(void)
 	return ctty;
 }
 
+/* The owner's pid in a sandbox's name "xsc-sandbox-PID-XXXXXX", or 0 when it is not one. */
+static pid_t sandbox_owner(const char *name)
+{
+	const char *prefix = "xsc-sandbox-";
+	if (strncmp(name, prefix, strlen(prefix)))
+		return 0;
+	char *end;
+	long pid = strtol(name + strlen(prefix), &end, 10);
+	if (pid <= 0 || pid > INT32_MAX || *end != '-' || strlen(end + 1) != 6)
+		return 0;
+	return (pid_t)pid;
+}
+
+/* Whether only this user and root can rename entries of dir: then a name there stays the
+ * directory it was checked to be (a sticky directory keeps others off our entries). */
+static bool keeps_our_entries(int dirfd)
+{
+	struct stat st;
+	return !fstat(dirfd, &st) && (st.st_uid == 0 || st.st_uid == geteuid()) &&
+	       (!(st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_mode & S_ISVTX));
+}
+
+/* A SIGKILLed xsc cannot remove its sandbox: the next one to make a sandbox removes those of
+ * this user whose owner process is gone. Once per process, so a call pays for it at most once.
+ * A live owner, also one that is not xsc (a program using libxsc), keeps its sandbox. */
+static void sweep_dead_sandboxes(const char *base)
+{
+	static bool swept;
+	if (swept)
+		return;
+	swept = true;
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *e;
+	struct stat st;
+	if (keeps_our_entries(dirfd(d)))
+		while ((e = readdir(d))) {
+			pid_t pid = sandbox_owner(e->d_name);
+			if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+				continue;
+			if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+				continue;
+			struct sbuf p = SBUF_INIT;
+			sbuf_addf(&p, "%s/%s", base, e->d_name);
+			remove_tree(p.buf);
+			sbuf_release(&p);
+		}
+	closedir(d);
+}
+
 int sandbox_create(struct sandbox *sb, unsigned needs)
 {
 	struct sbuf p = SBUF_INIT;
-	sbuf_addf(&p, "%s/xsc-sandbox-XXXXXX", scratch_dir());
+	sweep_dead_sandboxes(scratch_dir());
+	/* the owner's pid in the name: a later run can tell a dead owner's sandbox */
+	sbuf_addf(&p, "%s/xsc-sandbox-%d-XXXXXX", scratch_dir(), (int)getpid());
 	sb->dir = sbuf_detach(&p);
 	sb->dirfd = -1;
 	sb->new_session = false;

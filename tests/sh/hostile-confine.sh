@@ -251,6 +251,44 @@ else
 	fail=1
 fi
 
+# a SIGKILLed xsc cannot remove its sandbox: the next run removes a sandbox whose owner is
+# dead, and keeps one whose owner lives or that is another user's
+sweep() { # WHO
+	uid=0
+	[ "$1" = root ] || uid=65534
+	chown "$uid" "$w/sandboxes" "$w/out"
+	i=0
+	while [ $i -lt 30 ] && [ -z "$(ls -A "$w/sandboxes")" ]; do # a real one, killed in a call
+		i=$((i + 1))
+		yes 'call statx pathname=file' | head -n 2000 >"$w/out/many.xsc"
+		rm -f "$w/out/pid"
+		as "$1" sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && exec "$2" --data "$3" "$4"' sh "$w/out/pid" \
+			"$w/xsc" "$w/data" "$w/out/many.xsc" >/dev/null 2>&1 &
+		sleep 0.3
+		[ -s "$w/out/pid" ] && kill -9 "$(cat "$w/out/pid")"
+		wait $! 2>/dev/null
+	done
+	dead=$(sh -c 'echo $$')
+	mkdir "$w/sandboxes/xsc-sandbox-$dead-AbCdEf" "$w/sandboxes/xsc-sandbox-$$-AbCdEf" \
+		"$w/sandboxes/xsc-sandbox-$dead-other"
+	touch "$w/sandboxes/xsc-sandbox-$dead-AbCdEf/file"
+	chown -R "$uid" "$w/sandboxes/xsc-sandbox-$dead-AbCdEf" "$w/sandboxes/xsc-sandbox-$$-AbCdEf"
+	chown 1 "$w/sandboxes/xsc-sandbox-$dead-other"
+	left=$(ls "$w/sandboxes" | grep -v -e "-$$-AbCdEf" -e "-other\$" | tr '\n' ' ')
+	n=$((n + 1))
+	as "$1" "$w/xsc" --data "$w/data" -c 'call statx pathname=file' >"$w/out/log" 2>&1
+	got=$(ls "$w/sandboxes" | tr '\n' ' ')
+	if [ "$got" = "xsc-sandbox-$$-AbCdEf xsc-sandbox-$dead-other " ] && [ -n "$left" ]; then
+		echo "ok sandboxes of dead owners removed as $1: $left"
+	else
+		echo "FAIL sandboxes of dead owners as $1: left before '$left', after '$got'"
+		fail=1
+	fi
+	rm -rf "$w/sandboxes"/xsc-sandbox-*
+}
+sweep root
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && as nobody true 2>/dev/null && sweep nobody
+
 # a kernel without Landlock: writes through paths are refused without --unsafe, reads run
 V=$w/victims-0
 n=$((n + 1))
