@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include "base/diag.h"
 #include "kernel/invoke.h"
 #include "base/banned.h"
@@ -101,11 +102,120 @@ bool trust_writes_files(const struct call_plan *plan)
 	return true;
 }
 
+/* ---- can another user swap what a path names? ----
+ * open_hazard looks at the path in the parent; the child opens it later. A directory or
+ * link on the way that another user controls lets them put a FIFO or a device there in
+ * between (a swapper flipping a symlink wins now and then). When every directory on the
+ * resolved path can be changed only by the caller and root (a sticky directory such as /tmp
+ * counts when the caller or root owns the entry: others cannot rename or remove it there),
+ * and every symbolic link followed belongs to them, nobody else can change what the path
+ * names between the look and the open, so what the parent saw is what the child opens; the
+ * caller's own process is xsc, whose call has not started. */
+
+static bool ours(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+/* Whether another user can replace (or create) the entry of dir; st is the entry, if any. */
+static bool others_can_swap(const struct stat *dir, const struct stat *st)
+{
+	if (!ours(dir)) /* its owner can chmod it */
+		return true;
+	if (!(dir->st_mode & (S_IWGRP | S_IWOTH)))
+		return false;
+	return !(dir->st_mode & S_ISVTX) || !st || !ours(st);
+}
+
+/* Takes the first component off todo into comp (empty when todo is used up). */
+static void next_component(struct sbuf *todo, struct sbuf *comp)
+{
+	size_t n = strcspn(todo->buf, "/"), skip = n + (todo->buf[n] == '/');
+	sbuf_reset(comp);
+	sbuf_add(comp, todo->buf, n);
+	memmove(todo->buf, todo->buf + skip, todo->len - skip + 1);
+	todo->len -= skip;
+}
+
+/* done (a resolved path, "" for "/") goes up one directory, as the kernel's ".." does. */
+static void go_up(struct sbuf *done)
+{
+	char *slash = strrchr(done->buf, '/');
+	done->len = slash ? (size_t)(slash - done->buf) : 0;
+	done->buf[done->len] = '\0';
+}
+
+/* The link at path is followed: its target goes before what is left to resolve. */
+static const char *follow_link(const char *path, struct sbuf *done, struct sbuf *todo, int *links)
+{
+	char target[4096];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0 || ++*links > 40)
+		return "has too many or unreadable symbolic links to be resolved here";
+	target[n] = '\0';
+	if (target[0] == '/')
+		sbuf_reset(done);
+	struct sbuf t = SBUF_INIT;
+	sbuf_addf(&t, "%s/%s", target, todo->buf);
+	sbuf_reset(todo);
+	sbuf_adds(todo, t.buf);
+	sbuf_release(&t);
+	return NULL;
+}
+
+/* One step: the entry comp of the directory done. Returns 1 to go on, 0 to stop (it does not
+ * exist: the open fails), -1 when another user could change it (*why says so). */
+static int walk_step(struct sbuf *done, struct sbuf *todo, const char *comp, int *links, const char **why)
+{
+	struct stat dir, st;
+	if (lstat(done->len ? done->buf : "/", &dir) < 0)
+		return 0;
+	struct sbuf next = SBUF_INIT;
+	sbuf_addf(&next, "%s/%s", done->buf, comp);
+	bool exists = lstat(next.buf, &st) == 0;
+	int r = 1;
+	if (others_can_swap(&dir, exists ? &st : NULL))
+		*why = "is reached through a directory another user can change, who could swap in a FIFO or a device before the call opens it";
+	else if (!exists)
+		r = 0;
+	else if (S_ISLNK(st.st_mode) && !ours(&st))
+		*why = "is reached through a symbolic link another user owns";
+	else if (S_ISLNK(st.st_mode))
+		*why = follow_link(next.buf, done, todo, links);
+	else
+		sbuf_addf(done, "/%s", comp);
+	sbuf_release(&next);
+	return *why ? -1 : r;
+}
+
+static const char *swappable(const char *path)
+{
+	struct sbuf done = SBUF_INIT, todo = SBUF_INIT, comp = SBUF_INIT;
+	const char *why = NULL;
+	int links = 0;
+	sbuf_adds(&todo, path);
+	while (todo.len) {
+		next_component(&todo, &comp);
+		if (!comp.len || !strcmp(comp.buf, "."))
+			continue;
+		if (!strcmp(comp.buf, "..")) {
+			go_up(&done);
+			continue;
+		}
+		if (walk_step(&done, &todo, comp.buf, &links, &why) <= 0)
+			break;
+	}
+	sbuf_release(&done);
+	sbuf_release(&todo);
+	sbuf_release(&comp);
+	return why;
+}
+
 /* What opening path outside the sandbox (for reading: writes are refused before) could do:
  * a device's open acts on it (a watchdog starts and reboots the machine when not fed, a
  * tape rewinds, a modem hangs up), a FIFO's open wakes its writer. NULL when harmless. The
- * parent looks before the call; a path swapped in between needs write access to a
- * directory outside the sandbox, which is what the sandbox is there to keep. */
+ * parent looks before the call; swappable() refuses a path that another user could change
+ * in between, and the sandbox keeps the call's own writes off it. */
 /* null, zero, full, random, urandom: devices whose open does nothing (drivers/char/mem.c) */
 static bool quiet_device(const struct stat *st)
 {
@@ -125,6 +235,9 @@ static const char *open_hazard(const struct call_plan *plan, const char *path)
 		return NULL;
 	if (path[0] != '/')
 		return "climbs out of the sandbox, where xsc cannot see what it opens (give it as an absolute path)";
+	const char *why = swappable(path);
+	if (why)
+		return why;
 	struct stat st;
 	if (stat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || quiet_device(&st))
 		return NULL;

@@ -418,5 +418,34 @@ mounts() {
 	umount "$w/ro" "$w/m"
 }
 [ "$(id -u)" -eq 0 ] && command -v findmnt >/dev/null 2>&1 && pass_name=mounts && mounts
+
+# The parent looks at a path before the child opens it: in a directory uid 65534 owns, a
+# swapper flips a link between a file and a FIFO while root makes 200 calls. Every one must
+# be refused (another user could swap what it names), so none opens the FIFO; a file in a
+# directory only root can change still opens.
+swaps() {
+	d=$w/swap
+	mkdir "$d" && mkfifo "$d/fifo" && echo x >"$d/reg" && ln -s reg "$d/l" && chown -R 65534:65534 "$d" || return 0
+	setpriv --reuid=65534 --regid=65534 --clear-groups timeout 120 sh -c \
+		'cd "$1" && i=0 && while [ $i -lt 100000 ]; do ln -sfn fifo l; ln -sfn reg l; i=$((i + 1)); done' sh "$d" \
+		</dev/null >/dev/null 2>&1 &
+	spid=$!
+	vpids="$vpids $spid"
+	n=$((n + 1))
+	opened=0 refused=0 i=0
+	while [ $i -lt 200 ]; do
+		i=$((i + 1))
+		(cd "$w/run" && timeout 10 "$w/xsc" --data "$w/data" -c "new openat2; set flags O_NONBLOCK; call openat2 pathname=$d/l") >"$w/out" 2>"$errf"
+		grep -q '^  returned' "$w/out" && opened=$((opened + 1))
+		grep -q 'another user can change' "$errf" && refused=$((refused + 1))
+	done
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	[ $opened -eq 0 ] && [ $refused -eq 200 ] || fail "a link swapped by another user: $opened of 200 calls opened it, $refused refused"
+	n=$((n + 1))
+	(cd "$w/run" && timeout 10 "$w/xsc" --data "$w/data" -c "new openat2; call openat2 pathname=$w/data/statx.json") >"$w/out" 2>"$errf"
+	grep -q '^  returned' "$w/out" || fail "a file in root's directory did not open"
+}
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && pass_name=swaps && swaps
 echo "$n hostile argument attempts, $bad failed"
 [ $bad -eq 0 ]
