@@ -270,15 +270,16 @@ sweep() { # WHO
 	done
 	dead=$(sh -c 'echo $$')
 	mkdir "$w/sandboxes/xsc-sandbox-$dead-AbCdEf" "$w/sandboxes/xsc-sandbox-$$-AbCdEf" \
-		"$w/sandboxes/xsc-sandbox-$dead-other"
+		"$w/sandboxes/xsc-sandbox-$dead-Other1"
 	touch "$w/sandboxes/xsc-sandbox-$dead-AbCdEf/file"
 	chown -R "$uid" "$w/sandboxes/xsc-sandbox-$dead-AbCdEf" "$w/sandboxes/xsc-sandbox-$$-AbCdEf"
-	chown 1 "$w/sandboxes/xsc-sandbox-$dead-other"
-	left=$(ls "$w/sandboxes" | grep -v -e "-$$-AbCdEf" -e "-other\$" | tr '\n' ' ')
+	chown 1 "$w/sandboxes/xsc-sandbox-$dead-Other1"
+	left=$(ls "$w/sandboxes" | grep -v -e "-$$-AbCdEf" -e "-Other1\$" | tr '\n' ' ')
 	n=$((n + 1))
 	as "$1" "$w/xsc" --data "$w/data" -c 'call statx pathname=file' >"$w/out/log" 2>&1
-	got=$(ls "$w/sandboxes" | tr '\n' ' ')
-	if [ "$got" = "xsc-sandbox-$$-AbCdEf xsc-sandbox-$dead-other " ] && [ -n "$left" ]; then
+	got=$(ls "$w/sandboxes" | sort | tr '\n' ' ')
+	want=$(printf '%s\n' "xsc-sandbox-$$-AbCdEf" "xsc-sandbox-$dead-Other1" | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ] && [ -n "$left" ]; then
 		echo "ok sandboxes of dead owners removed as $1: $left"
 	else
 		echo "FAIL sandboxes of dead owners as $1: left before '$left', after '$got'"
