@@ -106,7 +106,7 @@ int session_set_transcript(struct session *s, const char *path, bool force)
 	struct sbuf md = SBUF_INIT;
 	struct outfile f;
 	transcript_start(&md);
-	int r = outfile_begin_path(&f, path, force ? OF_FORCE : 0);
+	int r = outfile_begin_path(&f, path, (force ? OF_FORCE : 0) | session_write_flags(s));
 	if (!r)
 		r = outfile_write(&f, md.buf, md.len);
 	if (!r)
@@ -187,6 +187,11 @@ int session_may_write(struct session *s, const char *path)
 	return err("'%s': a script writes only beneath the current directory (a relative path without "
 		   "'..' or symbolic links)%s; 'xsc --unsafe' on your command line lifts this", path,
 		   errno == ELOOP ? ", and this goes through a symbolic link" : "");
+}
+
+unsigned session_write_flags(const struct session *s)
+{
+	return s->scripted && !s->unsafe ? OF_BENEATH : 0;
 }
 
 bool session_arg_quoted(const struct session *s, int i)

@@ -64,6 +64,9 @@ int session_set_transcript(struct session *s, const char *path, bool force);
  * else's: it writes only beneath the current directory unless the user's own command line
  * says --unsafe, and a solution run by lesson --check writes nothing. 0, or -1 (reported). */
 int session_may_write(struct session *s, const char *path);
+/* OF_BENEATH while that rule holds: the checked path is also written through descriptors,
+ * so a link swapped in after the check is not followed. */
+unsigned session_write_flags(const struct session *s);
 /* Was argv[i] of the running command written in double quotes? */
 bool session_arg_quoted(const struct session *s, int i);
 

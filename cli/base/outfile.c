@@ -59,6 +59,29 @@ static bool climbs(const char *path)
 	return false;
 }
 
+int outdir_open_beneath(const char *dir)
+{
+	if (*dir == '/' || climbs(dir))
+		return errno = EPERM, -1;
+	char *p = xstrdup(dir);
+	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (char *c = p, *slash; fd >= 0 && c; c = slash ? slash + 1 : NULL) {
+		if ((slash = strchr(c, '/')))
+			*slash = '\0';
+		if (!*c || !strcmp(c, "."))
+			continue;
+		int sub = outdir_open_at(fd, c, false);
+		struct stat st; /* O_DIRECTORY meeting a link says ENOTDIR: name it as the link it is */
+		int e = sub < 0 && errno == ENOTDIR && fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				S_ISLNK(st.st_mode) ? ELOOP : errno;
+		close(fd);
+		fd = sub;
+		errno = e;
+	}
+	free(p);
+	return fd;
+}
+
 int outpath_beneath(const char *path)
 {
 	if (!*path || *path == '/' || climbs(path))
@@ -138,7 +161,7 @@ int outfile_begin_path(struct outfile *f, const char *path, unsigned flags)
 		sbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
 	else
 		sbuf_adds(&dir, ".");
-	int dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = flags & OF_BENEATH ? outdir_open_beneath(dir.buf) : open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	sbuf_release(&dir);
 	if (dfd < 0)
 		return -1;

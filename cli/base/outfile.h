@@ -14,6 +14,7 @@
 enum outfile_flags {
 	OF_FORCE = 1 << 0, /* replace an existing file (keeping its mode); else EEXIST */
 	OF_SYNC = 1 << 1,  /* fsync before the rename */
+	OF_BENEATH = 1 << 2, /* outfile_begin_path: the directory is opened as outdir_open_beneath does */
 };
 
 struct outfile {
@@ -43,6 +44,11 @@ int outfile_put(const char *path, const void *data, size_t len, unsigned flags);
 /* Opens dirfd/name as a directory without following a symbolic link; creates it (0777
  * less the umask) first when create. The descriptor, or -1 (errno; ELOOP for a link). */
 int outdir_open_at(int dirfd, const char *name, bool create);
+/* Opens the directory dir beneath the current directory one component at a time, none a
+ * symbolic link: what a checked path is written through, so nothing swapped in after the
+ * check (outpath_beneath) is followed. The descriptor, or -1 (EPERM for an absolute path or
+ * "..", ELOOP for a link). */
+int outdir_open_beneath(const char *dir);
 /* Is path beneath the current directory: relative, no ".." component, and no symbolic link
  * among the components that exist (each directory opened by descriptor, O_NOFOLLOW)? 0, or
  * -1 with errno EPERM (absolute, "..") or ELOOP (a link). What scripts may write. */

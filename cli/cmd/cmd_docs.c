@@ -186,9 +186,9 @@ void docbundle_release(struct docbundle *b)
 
 /* The man page or the completion: whole or not at all, never through a link, an existing
  * file replaced (keeping its mode) only with --force. */
-static int write_text(const char *path, const struct sbuf *sb, bool force)
+static int write_text(const char *path, const struct sbuf *sb, unsigned flags)
 {
-	if (!outfile_put(path, sb->buf, sb->len, force ? OF_FORCE : 0))
+	if (!outfile_put(path, sb->buf, sb->len, flags))
 		return 0;
 	if (errno == EEXIST)
 		return err("'%s' exists; --force replaces it", path);
@@ -263,14 +263,14 @@ int cmd_docs(struct session *s, int argc, char **argv)
 		}
 		r = site_render_man(md.buf, md.len, "XSC", date, &roff);
 		if (!r)
-			r = write_text(man, &roff, force);
+			r = write_text(man, &roff, (force ? OF_FORCE : 0) | session_write_flags(s));
 		sbuf_release(&md);
 		sbuf_release(&roff);
 	}
 	if (!r && comp) {
 		struct sbuf sh = SBUF_INIT;
 		docgen_bash_completion(&b.in, &sh);
-		r = write_text(comp, &sh, force);
+		r = write_text(comp, &sh, (force ? OF_FORCE : 0) | session_write_flags(s));
 		sbuf_release(&sh);
 	}
 	sbuf_release(&def);

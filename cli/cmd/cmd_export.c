@@ -15,7 +15,7 @@ int cmd_export(struct session *s, int argc, char **argv)
 	if (session_may_write(s, argv[2]) < 0)
 		return -1;
 	struct sbuf written = SBUF_INIT;
-	int r = design_export(s->design, argv[1], argv[2], force || s->force ? OF_FORCE : 0, &written);
+	int r = design_export(s->design, argv[1], argv[2], (force || s->force ? OF_FORCE : 0) | session_write_flags(s), &written);
 	if (!r) {
 		out_text(&s->out, "wrote:\n");
 		for (const char *p = written.buf; *p;) {

@@ -95,7 +95,7 @@ int cmd_import(struct session *s, int argc, char **argv)
 	catalog_free(c);
 	if (outfile) {
 		/* whole or not at all, never through a link, an existing file only with --force */
-		if (outfile_put(outfile, js.buf, js.len, force ? OF_FORCE : 0) < 0) {
+		if (outfile_put(outfile, js.buf, js.len, (force ? OF_FORCE : 0) | session_write_flags(s)) < 0) {
 			if (errno == EEXIST)
 				err("'%s' exists; --force replaces it", outfile);
 			else

@@ -85,6 +85,11 @@ static void beneath(void)
 	ok(outpath_beneath("sub/etc-link") < 0 && errno == ELOOP, "not onto a link");
 	ok(outpath_beneath("etc-link/") < 0 && errno == ELOOP, "nor a link with a trailing slash");
 	ok(outpath_beneath("") < 0, "not an empty path");
+	ok(outfile_put("sub/b.txt", "b\n", 2, OF_BENEATH) == 0, "OF_BENEATH writes beneath");
+	errno = 0;
+	ok(outfile_put("etc-link/xsc-test", "x", 1, OF_BENEATH) < 0 && errno == ELOOP, "and opens no link (ELOOP)");
+	errno = 0;
+	ok(outfile_put("sub/../b.txt", "x", 1, OF_BENEATH) < 0 && errno == EPERM, "nor '..' (EPERM)");
 	if (chdir(cwd) < 0)
 		perror("chdir back");
 }
