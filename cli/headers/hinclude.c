@@ -90,6 +90,7 @@ static const char *refusal(const char *path, const struct stat *st, struct sbuf 
 }
 
 struct directive {
+	const char *what;  /* "#include", "__has_include", "#pragma dependency", for messages */
 	const char *where; /* the including file, for messages */
 	unsigned line;
 	char open;         /* '"' or '<' */
@@ -166,8 +167,8 @@ static int resolve(struct scan *s, const struct directive *d, const char *here, 
 			continue;
 		const char *why = refusal(path.buf, &st, &real);
 		if (why) {
-			r = err("%s:%u: #include %c%s%c refused: '%s' is %s (a header includes regular files only)",
-				d->where, d->line, d->open, d->name, d->open == '<' ? '>' : '"',
+			r = err("%s:%u: %s %c%s%c refused: '%s' is %s (a header includes regular files only)",
+				d->where, d->line, d->what, d->open, d->name, d->open == '<' ? '>' : '"',
 				real.len ? real.buf : path.buf, why);
 			break;
 		}
@@ -180,34 +181,151 @@ static int resolve(struct scan *s, const struct directive *d, const char *here, 
 	return r;
 }
 
-/* The directive in one logical line (comments gone, splices joined), if it is an include:
- * 1 with *d filled, 0 when it is none, -1 for a file name made by a macro. */
-static int directive(const char *l, struct directive *d, struct sbuf *name)
+/* Past blanks as the compiler's lexer skips them: spaces, tabs, form feeds, vertical tabs,
+ * and in UTF-8 the byte order mark and the Unicode spaces clang 14 takes for whitespace
+ * (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000). */
+static const char *skip_space(const char *l)
 {
-	while (*l == ' ' || *l == '\t' || *l == '\f' || *l == '\v')
+	for (;;) {
+		const unsigned char *u = (const unsigned char *)l;
+		if (*l == ' ' || *l == '\t' || *l == '\f' || *l == '\v')
+			l++;
+		else if (u[0] == 0xc2 && u[1] == 0xa0)
+			l += 2;
+		else if ((u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) || (u[0] == 0xe1 && u[1] == 0x9a && u[2] == 0x80) ||
+			 (u[0] == 0xe2 && u[1] == 0x80 && (u[2] <= 0x8a || u[2] == 0xa8 || u[2] == 0xa9 || u[2] == 0xaf)) ||
+			 (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f) || (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80))
+			l += 3;
+		else
+			return l;
+	}
+}
+
+/* A directive's keyword after '#' or its digraph '%:', or NULL when the line is none. */
+static const char *directive_keyword(const char *l)
+{
+	l = skip_space(l);
+	if (*l == '#')
 		l++;
-	if (*l++ != '#')
-		return 0;
-	while (*l == ' ' || *l == '\t')
-		l++;
-	size_t kw = strspn(l, "abcdefghijklmnopqrstuvwxyz_");
-	if (!((kw == 7 && !strncmp(l, "include", 7)) || (kw == 12 && !strncmp(l, "include_next", 12)) ||
-	      (kw == 6 && !strncmp(l, "import", 6))))
-		return 0;
-	l += kw;
-	while (*l == ' ' || *l == '\t')
-		l++;
+	else if (l[0] == '%' && l[1] == ':')
+		l += 2;
+	else
+		return NULL;
+	return skip_space(l);
+}
+
+/* The header name at l ("x" or <x>): 1 with *d filled, 0 when malformed (the compiler
+ * says so and opens nothing), -1 when there is none: a name a macro makes. */
+static int header_name(const char *l, struct directive *d, struct sbuf *name)
+{
+	l = skip_space(l);
 	if (*l != '"' && *l != '<')
 		return -1;
-	char close = *l == '"' ? '"' : '>';
-	const char *e = strchr(l + 1, close);
+	const char *e = strchr(l + 1, *l == '"' ? '"' : '>');
 	if (!e)
-		return 0; /* malformed: the compiler says so, and opens nothing */
+		return 0;
 	d->open = *l;
 	sbuf_reset(name);
 	sbuf_add(name, l + 1, (size_t)(e - l - 1));
 	d->name = name->buf;
 	return 1;
+}
+
+/* Part of an identifier? (UTF-8 bytes may be.) */
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* Where the identifier id next stands alone in l, or NULL. */
+static const char *find_ident(const char *l, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = strstr(l, id); p; p = strstr(p + 1, id))
+		if ((p == l || !is_ident(p[-1])) && !is_ident(p[n]))
+			return p;
+	return NULL;
+}
+
+/* The directive in one logical line (comments gone, splices joined), if it is an include:
+ * 1 with *d filled, 0 when it is none, -1 for a file name made by a macro. */
+static int directive(const char *l, struct directive *d, struct sbuf *name)
+{
+	if (!(l = directive_keyword(l)))
+		return 0;
+	size_t kw = strspn(l, "abcdefghijklmnopqrstuvwxyz_");
+	if (!((kw == 7 && !strncmp(l, "include", 7)) || (kw == 12 && !strncmp(l, "include_next", 12)) ||
+	      (kw == 6 && !strncmp(l, "import", 6))))
+		return 0;
+	d->what = "#include";
+	return header_name(l + kw, d, name);
+}
+
+/* A pragma that opens a file (GCC's or clang's "dependency"), text after "pragma": as
+ * directive() answers. */
+static int pragma_text(const char *l, struct directive *d, struct sbuf *name)
+{
+	const char *dep = find_ident(l, "dependency");
+	d->what = "#pragma dependency";
+	return dep ? header_name(dep + strlen("dependency"), d, name) : 0;
+}
+
+static int pragma(const char *l, struct directive *d, struct sbuf *name)
+{
+	if (!(l = directive_keyword(l)) || strncmp(l, "pragma", 6) || is_ident(l[6]))
+		return 0;
+	return pragma_text(l + 6, d, name);
+}
+
+/* The string literal of _Pragma("..."), destringized, into *text; false when the operand
+ * is no literal (a macro makes it). */
+static bool pragma_operand(const char *p, struct sbuf *text)
+{
+	p = skip_space(p + strlen("_Pragma"));
+	if (*p++ != '(')
+		return false;
+	p = skip_space(p);
+	p += *p == 'L' || *p == 'U' ? 1 : *p == 'u' ? (p[1] == '8' ? 2 : 1) : 0;
+	if (*p++ != '"')
+		return false;
+	sbuf_reset(text);
+	for (; *p && *p != '"'; p++)
+		sbuf_addch(text, *p == '\\' && (p[1] == '"' || p[1] == '\\') ? *++p : *p);
+	return *p == '"';
+}
+
+/* One answer of directive(), pragma() or an operator (k): resolved, or refused. */
+static int take(struct scan *s, int k, struct directive *d, const char *here, unsigned depth)
+{
+	if (k < 0)
+		return err("%s:%u: %s of a name made by a macro refused: it cannot be checked before the parse",
+			   d->where, d->line, d->what);
+	if (k > 0 && depth >= HINCLUDE_MAX_DEPTH)
+		return err("%s:%u: #include nested deeper than %d", d->where, d->line, HINCLUDE_MAX_DEPTH);
+	return k > 0 ? resolve(s, d, here, depth) : 0;
+}
+
+/* __has_include, __has_include_next and _Pragma open files too, and may stand anywhere in a
+ * line (in a macro's body, expanded where the scan cannot tell): each names its file as a
+ * literal, or is refused. */
+static int check_operators(struct scan *s, struct directive *d, const char *l, const char *here, unsigned depth)
+{
+	static const char *const has[] = { "__has_include", "__has_include_next" };
+	struct sbuf name = SBUF_INIT, text = SBUF_INIT;
+	int r = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(has); i++)
+		for (const char *p = find_ident(l, has[i]); p && !r; p = find_ident(p + 1, has[i])) {
+			const char *q = skip_space(p + strlen(has[i]));
+			d->what = has[i];
+			r = take(s, *q == '(' ? header_name(q + 1, d, &name) : -1, d, here, depth);
+		}
+	for (const char *p = find_ident(l, "_Pragma"); p && !r; p = find_ident(p + 1, "_Pragma")) {
+		d->what = "_Pragma";
+		r = take(s, pragma_operand(p, &text) ? pragma_text(text.buf, d, &name) : -1, d, here, depth);
+	}
+	sbuf_release(&name), sbuf_release(&text);
+	return r;
 }
 
 /* One logical line: checked as the compiler sees it (comments removed) and as written (a
@@ -216,19 +334,30 @@ static int check_line(struct scan *s, const char *where, const char *here, unsig
 		      const char *raw, unsigned depth)
 {
 	struct sbuf name = SBUF_INIT;
-	struct directive d = { where, line, 0, NULL };
-	int k = directive(stripped, &d, &name), r = 0;
-	if (k < 0)
-		r = err("%s:%u: #include of a name made by a macro refused: it cannot be checked before the parse",
-			where, line);
-	else if (k > 0 && depth >= HINCLUDE_MAX_DEPTH)
-		r = err("%s:%u: #include nested deeper than %d", where, line, HINCLUDE_MAX_DEPTH);
-	else if (k > 0)
-		r = resolve(s, &d, here, depth);
+	struct directive d = { "#include", where, line, 0, NULL };
+	int r = take(s, directive(stripped, &d, &name), &d, here, depth);
 	if (!r && directive(raw, &d, &name) > 0)
 		r = resolve(s, &d, here, depth);
+	if (!r)
+		r = take(s, pragma(stripped, &d, &name), &d, here, depth);
+	if (!r)
+		r = check_operators(s, &d, stripped, here, depth);
 	sbuf_release(&name);
 	return r;
+}
+
+/* A splice at t[i] (a backslash, blanks clang tolerates, then a newline: LF, CRLF or CR):
+ * the index of its last byte, else 0. */
+static size_t splice_end(const char *t, size_t len, size_t i)
+{
+	size_t j = i + 1;
+	while (j < len && (t[j] == ' ' || t[j] == '\t' || t[j] == '\f' || t[j] == '\v'))
+		j++;
+	if (j < len && t[j] == '\n')
+		return j;
+	if (j < len && t[j] == '\r')
+		return j + 1 < len && t[j + 1] == '\n' ? j + 1 : j;
+	return 0;
 }
 
 enum lex_state { LX_CODE, LX_BLOCK, LX_LINE, LX_STRING };
@@ -242,11 +371,16 @@ static int scan_text(struct scan *s, const char *where, const char *here, const 
 	int r = 0;
 	for (size_t i = 0; i <= len && !r; i++) {
 		char c = i < len ? t[i] : '\n';
-		char nx = i + 1 < len ? t[i + 1] : '\0';
-		if (c == '\\' && nx == '\n') { /* a splice joins the lines everywhere */
-			i++, line++;
+		size_t sp = c == '\\' ? splice_end(t, len, i) : 0;
+		if (sp) { /* a splice joins the lines everywhere */
+			i = sp, line++;
 			continue;
 		}
+		if (c == '\r' && i + 1 < len && t[i + 1] == '\n')
+			continue; /* CRLF is one newline */
+		if (c == '\r')
+			c = '\n'; /* and so is a lone CR */
+		char nx = i + 1 < len ? t[i + 1] : '\0';
 		if (c == '\n' && ls != LX_BLOCK) {
 			r = check_line(s, where, here, first, st.buf, raw.buf, depth);
 			sbuf_reset(&st), sbuf_reset(&raw);

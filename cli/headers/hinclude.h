@@ -3,12 +3,19 @@
  * without bound, a FIFO or /dev/stdin blocks, /proc/kcore is the machine's memory. So every
  * directive, in the header and (recursively) in the local headers it includes, is resolved
  * as the compiler would resolve it, and refused unless it names a regular file outside
- * /dev (/dev/shm aside), /proc and /sys, of at most 16 MiB. Also refused: a file name made by a macro
- * (#include MACRO, which no uapi header uses and which could not be checked), includes
- * nested deeper than 64, and more than 1024 local files. System headers (/usr/include,
- * /usr/lib) are not read. A directive inside #if 0 is checked too: refusing it costs
- * nothing a real header needs. What is left (a file swapped between this check and the
- * parse) is bounded by the parse's own memory and time limits (header.h). */
+ * /dev (/dev/shm aside), /proc and /sys, of at most 16 MiB. Directives are read as the
+ * lexer reads them: after '#' or its digraph '%:', a byte order mark or Unicode spaces,
+ * with CR and CRLF as newlines and splices whose backslash blanks follow. What else opens
+ * a file is checked the same way: __has_include, __has_include_next, and the dependency
+ * pragma (#pragma or _Pragma), wherever they stand in a line. Also refused: a file name
+ * made by a macro (#include MACRO, an operand of those operators that is no literal, which
+ * no uapi header uses and which could not be checked), includes nested deeper than 64, and
+ * more than 1024 local files. System headers (/usr/include, /usr/lib) are not read. A
+ * directive inside #if 0 is checked too: refusing it costs nothing a real header needs.
+ * A text scan can still miss what the compiler sees, so it is not the boundary: with
+ * Landlock, the parse's child may open only the files the scan accepted (hinclude_confine).
+ * Without Landlock, what is left (a spelling the scan misses, a file swapped between this
+ * check and the parse) is bounded by the parse's own memory and time limits (header.h). */
 #ifndef XSC_HINCLUDE_H
 #define XSC_HINCLUDE_H
 #include <stddef.h>

@@ -60,6 +60,21 @@ static void includes(void)
 	ok(check("/* #include \"/dev/zero\" */\n") == 0, "a directive inside a comment is none");
 	ok(check("char *s = \"/* \";\n#include \"/dev/zero\"\n") < 0, "a comment opener inside a string");
 	ok(check("// \\\n#include \"/dev/zero\"\n") == 0, "a line comment continued by a splice");
+	/* what the compiler reads as an include, or as opening a file, however it is spelled */
+	ok(check("%:include \"/dev/zero\"\n") < 0, "the digraph %%:");
+	ok(check("\xef\xbb\xbf#include \"/dev/zero\"\n") < 0, "a UTF-8 byte order mark");
+	ok(check("\xc2\xa0#include \"/dev/zero\"\n") < 0, "a no-break space before #");
+	ok(check("struct a;\r#include \"/dev/zero\"\r") < 0, "carriage returns as newlines");
+	ok(check("#inc\\  \r\nlude \"/dev/zero\"\n") < 0, "a splice with blanks and CRLF");
+	ok(check("#if __has_include(\"/dev/zero\")\n#endif\n") < 0, "__has_include");
+	ok(check("#if __has_include_next(</dev/zero>)\n#endif\n") < 0, "__has_include_next");
+	ok(check("#define H __has_include\n") < 0, "__has_include without a literal");
+	ok(check("#pragma GCC dependency \"/dev/zero\"\n") < 0, "#pragma GCC dependency");
+	ok(check("#pragma clang dependency \"/dev/zero\"\n") < 0, "#pragma clang dependency");
+	ok(check("_Pragma(\"GCC dependency \\\"/dev/zero\\\"\")\n") < 0, "_Pragma(\"GCC dependency\")");
+	ok(check("#define P(x) _Pragma(#x)\n") < 0, "_Pragma without a literal");
+	ok(check("_Pragma(\"pack(1)\")\n#pragma once\n#if __has_include(<linux/types.h>)\n#endif\n") == 0,
+	   "harmless pragmas and __has_include of a system header pass");
 	diag_set_quiet(was);
 }
 
