@@ -104,12 +104,24 @@ unseen() { # NAME FORMAT: FORMAT (printf; %s is the FIFO's path) must not open t
 	[ ! -e woke.txt ] || no "$1: the FIFO was opened"
 	rm -f unseen.in woke.txt
 }
-unseen "a digraph %%:include" '%%:include "%s"\nstruct a { int x; };\n'
-unseen "a UTF-8 BOM before #include" '\357\273\277#include "%s"\nstruct a { int x; };\n'
-unseen "__has_include" '#if __has_include("%s")\n#endif\nstruct a { int x; };\n'
-unseen "_Pragma GCC dependency" '_Pragma("GCC dependency \\"%s\\"")\nstruct a { int x; };\n'
-unseen "#pragma GCC dependency" '#pragma GCC dependency "%s"\nstruct a { int x; };\n'
-unseen "a carriage return before #include" 'struct a { int x; };\r#include "%s"\n'
+# each with Landlock (where the kernel has it) and with the scan alone, as on a kernel without
+for ll in "" 1; do
+	export XSC_TEST_NO_LANDLOCK=$ll
+	by=${ll:+", the scan alone"}
+	unseen "a digraph %%:include$by" '%%:include "%s"\nstruct a { int x; };\n'
+	unseen "a UTF-8 BOM before #include$by" '\357\273\277#include "%s"\nstruct a { int x; };\n'
+	unseen "a no-break space before #include$by" '\302\240#include "%s"\nstruct a { int x; };\n'
+	unseen "a carriage return before #include$by" 'struct a { int x; };\r#include "%s"\n'
+	unseen "a splice with a blank$by" '#inc\\ \nlude "%s"\nstruct a { int x; };\n'
+	unseen "__has_include$by" '#if __has_include("%s")\n#endif\nstruct a { int x; };\n'
+	unseen "__has_include_next$by" '#if __has_include_next("%s")\n#endif\nstruct a { int x; };\n'
+	unseen "__has_include by a macro$by" '#define H __has_include\n#if H("%s")\n#endif\nstruct a { int x; };\n'
+	unseen "_Pragma GCC dependency$by" '_Pragma("GCC dependency \\"%s\\"")\nstruct a { int x; };\n'
+	unseen "_Pragma by a macro$by" '#define P(x) _Pragma(#x)\nP(GCC dependency "%s")\nstruct a { int x; };\n'
+	unseen "#pragma GCC dependency$by" '#pragma GCC dependency "%s"\nstruct a { int x; };\n'
+	unseen "#pragma clang dependency$by" '#pragma clang dependency "%s"\nstruct a { int x; };\n'
+done
+export XSC_TEST_NO_LANDLOCK=
 # /dev/tty through a digraph, on a terminal (python's pty): refused at once, not 60 s of wait
 n=$((n + 1))
 printf '%%:include "/dev/tty"\nstruct a { int x; };\n' >tty.h
