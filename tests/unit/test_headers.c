@@ -3,7 +3,9 @@
  * one parsed in process. */
 #include "tap.h"
 #include <stdlib.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
@@ -12,6 +14,7 @@
 #include "headers/header.h"
 #include "headers/hinclude.h"
 #include "headers/lint.h"
+#include "kernel/sandbox.h"
 
 static void redact(void)
 {
@@ -112,10 +115,91 @@ static void child_equals_here(const char *path)
 	free(text);
 }
 
+/* In a child, under hinclude_confine with one accepted file: bits of what it could do
+ * (1 the accepted file read, 2 another file read, 4 a FIFO opened, 8 a file written in the
+ * scratch directory, 16 one written beside it). */
+static int confined_can(const char *dir, const char *accepted)
+{
+	struct hinclude_files f = { 0 };
+	struct stat st;
+	if (stat(accepted, &st) < 0)
+		return -1;
+	ALLOC_GROW(f.v, 1, f.alloc);
+	f.v[f.n++] = (struct hinclude_file){ xstrdup(accepted), st.st_dev, st.st_ino };
+	struct sbuf p = SBUF_INIT;
+	sbuf_addf(&p, "%s/scratch", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		bool was = diag_set_quiet(true);
+		if (hinclude_confine(&f, p.buf, NULL, 0, sandbox_landlock_abi()) < 0)
+			_exit(64);
+		diag_set_quiet(was);
+		static const char *const reads[] = { "accepted.h", "other.h", "fifo" };
+		int bits = 0, fd;
+		for (size_t i = 0; i < ARRAY_SIZE(reads); i++) {
+			sbuf_reset(&p);
+			sbuf_addf(&p, "%s/%s", dir, reads[i]);
+			if ((fd = open(p.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0)
+				bits |= 1 << i, close(fd);
+		}
+		static const char *const writes[] = { "scratch/w", "w" };
+		for (size_t i = 0; i < ARRAY_SIZE(writes); i++) {
+			sbuf_reset(&p);
+			sbuf_addf(&p, "%s/%s", dir, writes[i]);
+			if ((fd = open(p.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+				bits |= 8 << i, close(fd);
+		}
+		_exit(bits);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	hinclude_files_release(&f);
+	sbuf_release(&p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The boundary itself, whatever the scan saw: only accepted files are read, only the
+ * scratch directory written. */
+static void confinement(void)
+{
+	if (!sandbox_landlock_abi()) {
+		ok(1, "# skip the confinement: no Landlock");
+		return;
+	}
+	char dir[] = "/tmp/xsc-test-confine-XXXXXX";
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	struct sbuf p = SBUF_INIT;
+	static const char *const files[] = { "accepted.h", "other.h" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		sbuf_reset(&p);
+		sbuf_addf(&p, "%s/%s", dir, files[i]);
+		write_file_scratch(p.buf, "struct a;\n", 10);
+	}
+	sbuf_reset(&p);
+	sbuf_addf(&p, "%s/fifo", dir);
+	mkfifo(p.buf, 0600);
+	sbuf_reset(&p);
+	sbuf_addf(&p, "%s/scratch", dir);
+	mkdir(p.buf, 0700);
+	sbuf_reset(&p);
+	sbuf_addf(&p, "%s/accepted.h", dir);
+	int bits = confined_can(dir, p.buf);
+	ok(bits == (1 | 8), "confined: the accepted file is read and the scratch directory written, nothing else (%d)",
+	   bits);
+	sbuf_reset(&p);
+	sbuf_addf(&p, "rm -rf '%s'", dir);
+	ok(system(p.buf) == 0, "cleaned up");
+	sbuf_release(&p);
+}
+
 int main(void)
 {
 	redact();
 	includes();
+	confinement();
 	bool was = diag_set_quiet(true);
 	bool clang = header_load_clang() == 0;
 	diag_set_quiet(was);
