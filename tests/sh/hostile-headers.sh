@@ -194,5 +194,29 @@ if mkdir "$shm" 2>/dev/null; then
 	"$XSC" lint "$shm/outer.h" >out.txt 2>err.txt || no "a header in /dev/shm: $(cat err.txt out.txt)"
 	rm -rf "$shm"
 fi
+# the whole battery again as uid 65534 (root only, with setpriv): from a world-readable copy
+# of the binary and this script, in a directory of that user's, as live-unprivileged.sh does
+if [ "$(id -u)" = 0 ] && [ -z "${XSC_HOSTILE_UNPRIVILEGED:-}" ] && command -v setpriv >/dev/null 2>&1; then
+	w=$(mktemp -d /tmp/xsc-hostile-headers.XXXXXX) || exit 1
+	trap 'rm -rf "$w"' EXIT INT TERM
+	chmod 755 "$w"
+	mkdir -p "$w/tests/headers/lint" "$w/run"
+	cp "$XSC" "$w/xsc" && cp "$0" "$w/hostile-headers.sh" && cp "$top/tests/headers/lint/hole.h" "$w/tests/headers/lint/"
+	chmod -R a+rX "$w"
+	chown 65534:65534 "$w/run"
+	(cd "$w/run" && HOME=$w/run XSC=$w/xsc top=$w XSC_HOSTILE_UNPRIVILEGED=1 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh ../hostile-headers.sh) >unpriv.txt 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		echo "skip as uid 65534: $(tail -1 unpriv.txt)"
+	elif [ $rc -ne 0 ]; then
+		no "as uid 65534:"
+		grep -v '^ok ' unpriv.txt
+	else
+		m=$(sed -n 's/^\([0-9]*\) hostile attempts$/\1/p' unpriv.txt)
+		echo "ok as uid 65534: $m attempts"
+		n=$((n + m))
+	fi
+fi
 echo "$n hostile attempts"
 exit $fail
