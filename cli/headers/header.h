@@ -92,7 +92,8 @@ struct header {
 /* Parses text as the header named name (a path or URL; a path's directory is searched for
  * quoted includes). Returns 0, or -1 after err() when libclang cannot be loaded, the text
  * is not a header at all (binary; empty of declarations is fine), an #include is refused
- * (hinclude.h), or the parse breaks a limit.
+ * (hinclude.h) or, under Landlock, libclang was refused a file the include check did not
+ * accept (named in the error), or the parse breaks a limit.
  * libclang runs in a child process (hchild.c): address space 1 GiB, CPU 30 s, 60 s of wall
  * time, each breach, a crash or a malformed answer one error naming the header. Its
  * scratch copy (in scratch_dir()) is removed on every exit: SIGINT, SIGTERM and SIGHUP of
