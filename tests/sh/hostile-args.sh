@@ -381,6 +381,8 @@ battery() {
 	syscall new frob struct=frob_args
 	call frob
 	EOF
+	# kill reaches as_user's subshell, not the writer it started: a reader lets it finish
+	python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK))' "$w/victim/pipe" 2>/dev/null
 	for p in $vpid $mpid $wpid; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 }
