@@ -236,6 +236,8 @@ int owndir_begin(struct owndir *d, const char *path, const char *marker, const c
 	int found;
 	if (owndir_read_marker(d->fd, marker, what, &d->old, &d->nold, &found) < 0)
 		return err("%s: cannot read '%s/%s': %m", what, d->path, marker);
+	if (!found && !created)
+		outfile_sweep(d->fd); /* a run killed while writing its first marker left only its temporary */
 	if (!found && !created && !owndir_is_empty(d->fd))
 		return err("%s: '%s' exists and xsc did not make it (it has no %s); refusing to write into it: "
 			   "name a new or empty directory", what, d->path, marker);

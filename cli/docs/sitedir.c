@@ -64,6 +64,22 @@ static void rm_empty_dirs(int fd)
  * the listed files go (the old site's .git/ stays if a build died mid-swap); without one,
  * everything but the marker, then the marker, so a sweep that dies itself leaves a
  * directory the next sweep still recognises. */
+/* A marker a dead build had begun: a regular file holding a beginning of "xsc site\n"
+ * (empty when the build died between creating and writing it). */
+static bool partial_marker(int sub)
+{
+	static const char head[] = "xsc site\n";
+	char buf[sizeof(head)];
+	struct stat st;
+	int fd = openat(sub, ".xsc-site", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool partial = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size < sizeof(head) - 1 &&
+		       read(fd, buf, sizeof(buf)) == st.st_size && !memcmp(buf, head, (size_t)st.st_size);
+	close(fd);
+	return partial;
+}
+
 static void remove_dead(int dfd, const char *name, const char *path)
 {
 	int sub = outdir_open_at(dfd, name, false);
@@ -106,6 +122,8 @@ static void remove_dead(int dfd, const char *name, const char *path)
 		}
 		rm_empty_dirs(sub);
 		unlinkat(sub, ".xsc-site", 0);
+	} else if (!found && partial_marker(sub)) {
+		unlinkat(sub, ".xsc-site", 0); /* killed while writing its marker: nothing else is there */
 	}
 	close(sub);
 	unlinkat(dfd, name, AT_REMOVEDIR); /* only if empty: what is not xsc's stays */

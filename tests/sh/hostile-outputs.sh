@@ -150,6 +150,17 @@ done
 "$XSC" $D site -o k/site >/dev/null 2>err || fail "build after the kills"
 [ "$(ls -A k)" = site ] || fail "left: $(ls -A k | tr '\n' ' ')"
 
+attempt "a build killed between creating its marker and writing it: swept too"
+mkdir -p km/.site.tmp.999999 km/.site.tmp.999998 && : >km/.site.tmp.999999/.xsc-site
+echo mine >km/.site.tmp.999998/.xsc-site
+"$XSC" $D site -o km/site >/dev/null 2>err || fail "build"
+[ "$(ls -A km | tr '\n' ' ')" = ".site.tmp.999998 site " ] || fail "left: $(ls -A km | tr '\n' ' ')"
+
+attempt "docs killed while writing its first marker: the next run goes on"
+mkdir kt && : >kt/.xsc-tmp.999999..xsc-docs
+"$XSC" $D docs -o kt >/dev/null 2>err || fail "refused"
+[ ! -e kt/.xsc-tmp.999999..xsc-docs ] && [ -e kt/.xsc-docs ] || fail "left: $(ls -A kt | head -3 | tr '\n' ' ')"
+
 attempt "SIGKILL during docs, then a second run"
 for i in 1 2 3 4 5 6; do
 	"$XSC" $D docs -o kd >/dev/null 2>&1 &
