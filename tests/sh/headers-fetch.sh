@@ -2,14 +2,8 @@
 # 404, redirects (allowed and to a forbidden scheme), a timeout, oversized bodies, gzip,
 # refused connections, bad URLs, unsupported protocols and the cache.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
-python3 "$top/tests/headers/httpd.py" >port.txt 2>httpd.err &
-srv=$!
-trap 'kill $srv 2>/dev/null' EXIT
-i=0
-while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s port.txt ] || { echo "the test server did not start: $(cat httpd.err)"; exit 77; }
-U=http://127.0.0.1:$(cat port.txt)
+. "$top/tests/lib.sh"
+start_httpd # U
 fail=0
 ok() { # NAME ARGS...: must succeed and import clone_args
 	name=$1; shift

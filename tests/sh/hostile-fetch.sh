@@ -4,15 +4,8 @@
 # message, lint's output, --json or a transcript, and a cache another user could have
 # planted is ignored.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
-python3 "$top/tests/headers/httpd.py" >port.txt 2>httpd.err &
-srv=$!
-trap 'kill $srv 2>/dev/null' EXIT
-i=0
-while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s port.txt ] || { echo "the test server did not start: $(cat httpd.err)"; exit 77; }
-P=$(cat port.txt)
-U=http://127.0.0.1:$P
+. "$top/tests/lib.sh"
+start_httpd # P, U
 fail=0
 no() { echo "FAIL $1"; fail=1; }
 # run NAME WANT_RC ARGS...: runs xsc, all output in out.txt
