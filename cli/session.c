@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "headers/fetch.h"
 #include "model/dataload.h"
+#include "model/kver.h"
 #include "teach/design.h"
 #include "teach/transcript.h"
 #include "base/banned.h"
@@ -37,6 +38,18 @@ void session_release(struct session *s)
 	session_set_transcript(s, NULL, false);
 	catalog_free(s->cat);
 	memset(s, 0, sizeof(*s));
+}
+
+int session_kernel_arg(struct session *s, const char *what, const char *arg, uint32_t *kv)
+{
+	uint32_t lo = 0, hi = 0;
+	const struct catalog *c = session_catalog(s), *d = design_catalog(s->design);
+	if (!c)
+		return -1;
+	catalog_widen_span(c, &lo, &hi);
+	if (d) /* a designed call's versions: 'version add 24 7.2' makes 7.2 a kernel to ask */
+		catalog_widen_span(d, &lo, &hi);
+	return kver_parse_within(what, arg, lo, hi, kv);
 }
 
 const struct catalog *session_catalog(struct session *s)

@@ -49,6 +49,10 @@ const struct catalog *session_catalog(struct session *s);
 struct structbuf *session_find_buffer(struct session *s, const char *name);
 /* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
 void session_add_buffer(struct session *s, struct structbuf *sb);
+/* Parses a kernel version for WHAT ("target sim") that the catalogue or this session's
+ * designs have facts for; reports and returns -1 otherwise (a simulated 7.5 would silently
+ * answer as the newest kernel the catalogue knows). */
+int session_kernel_arg(struct session *s, const char *what, const char *arg, uint32_t *kv);
 /* Catalogue lookups that also see the entries designed in this session (struct new …). */
 const struct syscall *session_find_syscall(struct session *s, const char *name);
 const struct cstruct *session_find_struct(struct session *s, const char *name);

@@ -55,8 +55,8 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sim") && i + 1 < argc) {
 			uint32_t v;
-			if (kver_parse(argv[++i], &v, 0) < 0)
-				return err("demo: '%s' is not a kernel version such as 6.18", argv[i]);
+			if (session_kernel_arg(s, "demo --sim", argv[++i], &v) < 0)
+				return -1;
 			opts.sim_kv = kver_release(v);
 		} else if (!strcmp(argv[i], "--verbose")) {
 			opts.verbose = true;

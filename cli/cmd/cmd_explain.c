@@ -172,53 +172,12 @@ static int parse_struct(struct session *s, struct structbuf *b, char *text)
 	return 0;
 }
 
-static void widen(uint32_t v, uint32_t *lo, uint32_t *hi)
-{
-	if (v && (!*lo || v < *lo))
-		*lo = v;
-	if (v > *hi)
-		*hi = v;
-}
-
-/* The kernels the catalogue has facts for: its oldest and newest "since". */
-static void catalog_span(const struct catalog *c, uint32_t *lo, uint32_t *hi)
-{
-	*lo = *hi = 0;
-	for (size_t i = 0; i < c->nsyscalls; i++)
-		widen(c->syscalls[i].since, lo, hi);
-	for (size_t i = 0; i < c->nstructs; i++) {
-		for (size_t k = 0; k < c->structs[i].nversions; k++)
-			widen(c->structs[i].versions[k].since, lo, hi);
-		for (size_t k = 0; k < c->structs[i].nfields; k++)
-			widen(c->structs[i].fields[k].since, lo, hi);
-	}
-	for (size_t i = 0; i < c->nflagsets; i++)
-		for (size_t k = 0; k < c->flagsets[i].nflags; k++)
-			widen(c->flagsets[i].flags[k].since, lo, hi);
-}
-
-/* --kernel V: a version the catalogue can answer for, else an error rather than an answer
- * about some other kernel (0.0 used to mean "the running one" without a word). */
-static int parse_kernel(const struct catalog *c, const char *arg, uint32_t *kv)
-{
-	uint32_t lo, hi;
-	char a[16], b[16];
-	if (kver_parse(arg, kv, 0) < 0)
-		return err("explain: --kernel takes a version such as 6.18, not '%s'", arg);
-	catalog_span(c, &lo, &hi);
-	/* patch levels of the newest release are as known as the release */
-	if (!*kv || *kv < lo || (*kv & ~0xffu) > (hi & ~0xffu))
-		return err("explain: --kernel %s is outside the kernels the catalogue knows (%s to %s)", arg,
-			   kver_str(lo, a), kver_str(hi, b));
-	return 0;
-}
-
 int cmd_explain(struct session *s, int argc, char **argv)
 {
 	uint32_t here = 0;
 	int from = 1;
 	if (argc >= 3 && !strcmp(argv[1], "--kernel")) {
-		if (parse_kernel(s->cat, argv[2], &here) < 0)
+		if (session_kernel_arg(s, "explain: --kernel", argv[2], &here) < 0)
 			return -1;
 		from = 3;
 	}

@@ -24,8 +24,8 @@ int cmd_target(struct session *s, int argc, char **argv)
 	if (strcmp(argv[1], "sim") || argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
 		return command_usage(command_find("target"));
 	uint32_t v;
-	if (kver_parse(argv[2], &v, 0) < 0)
-		return err("target sim: '%s' is not a kernel version such as 5.6 or 6.18", argv[2]);
+	if (session_kernel_arg(s, "target sim", argv[2], &v) < 0)
+		return -1;
 	s->sim = true;
 	s->sim_kv = kver_release(v);
 	s->check_fields = argc == 4;

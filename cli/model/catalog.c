@@ -295,3 +295,26 @@ int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t 
 		reloc_syscall(&r, c, &c->syscalls[i]);
 	return r.bad ? -1 : 0;
 }
+
+static void widen(uint32_t v, uint32_t *lo, uint32_t *hi)
+{
+	if (v && (!*lo || v < *lo))
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+void catalog_widen_span(const struct catalog *c, uint32_t *lo, uint32_t *hi)
+{
+	for (size_t i = 0; i < c->nsyscalls; i++)
+		widen(c->syscalls[i].since, lo, hi);
+	for (size_t i = 0; i < c->nstructs; i++) {
+		for (size_t k = 0; k < c->structs[i].nversions; k++)
+			widen(c->structs[i].versions[k].since, lo, hi);
+		for (size_t k = 0; k < c->structs[i].nfields; k++)
+			widen(c->structs[i].fields[k].since, lo, hi);
+	}
+	for (size_t i = 0; i < c->nflagsets; i++)
+		for (size_t k = 0; k < c->flagsets[i].nflags; k++)
+			widen(c->flagsets[i].flags[k].since, lo, hi);
+}

@@ -144,6 +144,9 @@ const struct field *cstruct_field_at(const struct cstruct *st, size_t off);
 /* Appends to sets[0..n) the flag sets st's fields use, each once, in field order (at most
  * max in all); st may be NULL. Returns the new count. */
 size_t cstruct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max);
+/* Widens [*lo, *hi] (start both at 0) to the kernels catalogue c has facts for: its oldest
+ * and newest "since" of a syscall, struct version, field or flag. */
+void catalog_widen_span(const struct catalog *c, uint32_t *lo, uint32_t *hi);
 /* The newest version's size, or the struct size when it has no versions. */
 unsigned cstruct_newest_size(const struct cstruct *st);
 /* The struct size a kernel of version kv knows (its newest version then; 0 kv = newest). */

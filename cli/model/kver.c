@@ -1,5 +1,6 @@
 #include "model/kver.h"
 #include <stdio.h>
+#include "base/diag.h"
 #include "base/banned.h"
 
 int kver_parse(const char *s, uint32_t *out, int lenient)
@@ -41,4 +42,15 @@ char *kver_str(uint32_t v, char buf[16])
 uint32_t kver_release(uint32_t v)
 {
 	return (v >> 16) >= 3 ? v & ~0xffu : v;
+}
+
+int kver_parse_within(const char *what, const char *arg, uint32_t lo, uint32_t hi, uint32_t *kv)
+{
+	char a[16], b[16];
+	if (kver_parse(arg, kv, 0) < 0)
+		return err("%s takes a version such as 6.18, not '%s'", what, arg);
+	if (!*kv || *kv < lo || kver_release(*kv) > kver_release(hi))
+		return err("%s %s is outside the kernels the catalogue knows (%s to %s)", what, arg, kver_str(lo, a),
+			   kver_str(hi, b));
+	return 0;
 }

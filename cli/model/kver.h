@@ -13,4 +13,7 @@ char *kver_str(uint32_t v, char buf[16]);
 /* The release a version belongs to: 6.18.44 → 6.18, but 2.6.31 stays (before 3.0 the
  * third number was the release). */
 uint32_t kver_release(uint32_t v);
+/* Parses ARG as a version from lo to any patch level of hi's release; otherwise reports
+ * "WHAT …" naming the span and returns -1. */
+int kver_parse_within(const char *what, const char *arg, uint32_t lo, uint32_t hi, uint32_t *kv);
 #endif
