@@ -60,6 +60,15 @@ const struct flag *catalog_find_flag(const struct catalog *c, const struct flags
 	return NULL;
 }
 
+uint64_t flagset_known_bits(const struct flagset *fs, uint32_t kv)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (fs->flags[i].since <= kv)
+			k |= fs->flags[i].value;
+	return k;
+}
+
 const struct field *cstruct_find_field(const struct cstruct *st, const char *name)
 {
 	for (size_t i = 0; i < st->nfields; i++) {

@@ -138,6 +138,8 @@ const struct flagset *catalog_find_flagset(const struct catalog *c, const char *
  * *in is set to the set it came from. */
 const struct flag *catalog_find_flag(const struct catalog *c, const struct flagset *fs,
 				     const char *name, const struct flagset **in);
+/* The bits of a bit-flag set a kernel of version kv knows. */
+uint64_t flagset_known_bits(const struct flagset *fs, uint32_t kv);
 const struct field *cstruct_find_field(const struct cstruct *st, const char *name);
 /* The field covering byte offset off, or NULL. */
 const struct field *cstruct_field_at(const struct cstruct *st, size_t off);

@@ -29,16 +29,6 @@ static int fail(struct outcome *o, int e)
 	return 0;
 }
 
-/* The bits of a flag set a kernel of version kv knows. */
-static uint64_t known_bits(const struct flagset *fs, uint32_t kv)
-{
-	uint64_t k = 0;
-	for (size_t i = 0; i < fs->nflags; i++)
-		if (fs->flags[i].since <= kv)
-			k |= fs->flags[i].value;
-	return k;
-}
-
 static bool ignores_unknown(const struct syscall *sc, const char *holder)
 {
 	for (size_t i = 0; i < sc->rules.nignore_unknown; i++)
@@ -77,7 +67,7 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 		say(why, "%s = %llu is no value a %s kernel knows", holder, (unsigned long long)v, kver_str(kv, ks));
 		return false;
 	}
-	uint64_t unknown = v & ~known_bits(fs, kv);
+	uint64_t unknown = v & ~flagset_known_bits(fs, kv);
 	if (!unknown)
 		return true;
 	uint64_t bit = unknown & -unknown;
@@ -204,7 +194,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 				const struct field *f = &st->fields[i];
 				if (f->offset + f->size > ksize || f->offset + f->size > o->len || f->count)
 					continue;
-				uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? known_bits(f->flagset, opt->kv) :
+				uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? flagset_known_bits(f->flagset, opt->kv) :
 					     f->flagset ? 0 : ~0ULL;
 				le_store(o->after + f->offset, f->elem_size, v);
 			}

@@ -1,0 +1,381 @@
+#include "model/expr.h"
+#include <stdarg.h>
+#include <string.h>
+#include "base/util.h"
+#include "base/banned.h"
+
+struct parser {
+	const struct expr_scope *sc;
+	const char *text;
+	size_t p, n, sp, depth, errpos;
+	struct expr_insn *code;
+	struct sbuf *why;
+	bool failed;
+};
+
+PRINTF_LIKE(3, 4)
+static int fail_at(struct parser *P, size_t pos, const char *fmt, ...)
+{
+	if (P->failed)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(P->why, fmt, ap);
+	va_end(ap);
+	P->failed = true;
+	P->errpos = pos;
+	return -1;
+}
+
+static bool is_operand(uint32_t op) { return op <= XO_UNKNOWN_ARG; }
+static bool is_unary(uint32_t op) { return op >= XO_NOT && op <= XO_NEG; }
+
+static int emit(struct parser *P, uint32_t op, uint32_t idx, uint64_t val)
+{
+	if (P->failed)
+		return -1;
+	if (P->n >= EXPR_MAX_CODE)
+		return fail_at(P, P->p, "the expression is longer than %d operations", EXPR_MAX_CODE);
+	if (is_operand(op) && ++P->sp > EXPR_MAX_DEPTH)
+		return fail_at(P, P->p, "the expression holds more than %d pending values", EXPR_MAX_DEPTH);
+	if (!is_operand(op) && !is_unary(op))
+		P->sp--;
+	P->code[P->n++] = (struct expr_insn){ op, idx, val };
+	return 0;
+}
+
+static void skip_blank(struct parser *P)
+{
+	while (P->text[P->p] == ' ' || P->text[P->p] == '\t' || P->text[P->p] == '\n')
+		P->p++;
+}
+
+static bool is_ident(char c, bool first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* A C integer literal: 0x hex, 0 octal or decimal, within 64 bits. */
+static int parse_number(struct parser *P)
+{
+	size_t start = P->p;
+	const char *t = P->text;
+	unsigned base = 10;
+	if (t[P->p] == '0' && (t[P->p + 1] == 'x' || t[P->p + 1] == 'X')) {
+		base = 16;
+		P->p += 2;
+		if (digit_value(t[P->p]) >= 16)
+			return fail_at(P, start, "a hexadecimal number needs digits after 0x");
+	} else if (t[P->p] == '0') {
+		base = 8;
+	}
+	uint64_t v = 0;
+	for (int d; (d = digit_value(t[P->p])) < (int)base; P->p++) {
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return fail_at(P, start, "the number does not fit 64 bits");
+		v = v * base + (uint64_t)d;
+	}
+	if (is_ident(t[P->p], false))
+		return fail_at(P, P->p, "'%c' cannot follow a base-%u number", t[P->p], base);
+	return emit(P, XO_CONST, 0, v);
+}
+
+static bool name_is(const char *name, const char *s, size_t len)
+{
+	return strlen(name) == len && !memcmp(name, s, len);
+}
+
+static int find_field(const struct cstruct *st, const char *s, size_t len)
+{
+	for (size_t i = 0; st && i < st->nfields; i++)
+		if (name_is(st->fields[i].name, s, len))
+			return (int)i;
+	return -1;
+}
+
+static int find_arg(const struct syscall *sc, const char *s, size_t len)
+{
+	for (size_t i = 0; sc && i < sc->nargs && i < 6; i++)
+		if (name_is(sc->args[i].name, s, len))
+			return (int)i;
+	return -1;
+}
+
+static void suggest_flags(struct suggest *sg, const struct flagset *fs)
+{
+	for (size_t i = 0; fs && i < fs->nflags; i++)
+		suggest_add(sg, fs->flags[i].name);
+}
+
+/* "unknown name 'X'", with the nearest field, argument or flag of this call. */
+static int unknown_name(struct parser *P, size_t pos, const char *name)
+{
+	const struct expr_scope *S = P->sc;
+	struct suggest sg = SUGGEST_INIT(name, 2);
+	suggest_add(&sg, "size");
+	suggest_add(&sg, "unknown");
+	for (size_t i = 0; S->st && i < S->st->nfields; i++) {
+		suggest_add(&sg, S->st->fields[i].name);
+		suggest_flags(&sg, S->st->fields[i].flagset);
+	}
+	for (size_t i = 0; S->sc && i < S->sc->nargs; i++) {
+		suggest_add(&sg, S->sc->args[i].name);
+		suggest_flags(&sg, S->sc->args[i].flagset);
+	}
+	const char *best = suggest_best(&sg);
+	if (best)
+		return fail_at(P, pos, "unknown name '%s' (did you mean '%s'?)", name, best);
+	return fail_at(P, pos, "unknown name '%s': not a field, argument, size or flag", name);
+}
+
+/* unknown(X): X is a field or an argument with a flag set. */
+static int parse_unknown_call(struct parser *P, size_t at)
+{
+	const struct expr_scope *S = P->sc;
+	P->p++; /* ( */
+	skip_blank(P);
+	size_t s = P->p;
+	while (is_ident(P->text[P->p], P->p == s))
+		P->p++;
+	size_t len = P->p - s;
+	int f = find_field(S->st, P->text + s, len), a = f < 0 ? find_arg(S->sc, P->text + s, len) : -1;
+	const struct flagset *fs = f >= 0 ? S->st->fields[f].flagset : a >= 0 ? S->sc->args[a].flagset : NULL;
+	if (!fs)
+		return fail_at(P, s, "unknown() takes a field or argument that has a flag set");
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close unknown( at column %zu", at + 1);
+	P->p++;
+	return emit(P, f >= 0 ? XO_UNKNOWN_FIELD : XO_UNKNOWN_ARG, (uint32_t)(f >= 0 ? f : a),
+		    (uint64_t)(fs - S->cat->flagsets));
+}
+
+static int parse_name(struct parser *P)
+{
+	const struct expr_scope *S = P->sc;
+	size_t s = P->p;
+	while (is_ident(P->text[P->p], P->p == s))
+		P->p++;
+	size_t len = P->p - s;
+	char name[64];
+	if (len >= sizeof(name))
+		return fail_at(P, s, "a name longer than %zu bytes", sizeof(name) - 1);
+	memcpy(name, P->text + s, len);
+	name[len] = 0;
+	skip_blank(P);
+	if (!strcmp(name, "unknown") && P->text[P->p] == '(')
+		return parse_unknown_call(P, s);
+	if (P->text[P->p] == '(')
+		return fail_at(P, s, "unknown function '%s' (the one function is unknown())", name);
+	int i;
+	if ((i = find_field(S->st, name, len)) >= 0) {
+		if (S->st->fields[i].count)
+			return fail_at(P, s, "'%s' is an array, not a number", name);
+		return emit(P, XO_FIELD, (uint32_t)i, 0);
+	}
+	if (!strcmp(name, "size"))
+		return emit(P, XO_SIZE, 0, 0);
+	if ((i = find_arg(S->sc, name, len)) >= 0)
+		return emit(P, XO_ARG, (uint32_t)i, 0);
+	const struct flagset *in;
+	const struct flag *f = catalog_find_flag(S->cat, NULL, name, &in);
+	if (f)
+		return emit(P, XO_CONST, 0, f->value);
+	return unknown_name(P, s, name);
+}
+
+static int parse_binary(struct parser *P, int minprec);
+
+static int parse_unary(struct parser *P)
+{
+	if (++P->depth > EXPR_MAX_DEPTH)
+		return fail_at(P, P->p, "the expression is nested more than %d deep", EXPR_MAX_DEPTH);
+	skip_blank(P);
+	char c = P->text[P->p];
+	size_t at = P->p;
+	int rc;
+	if (c == '~' || c == '!' || c == '-') {
+		P->p++;
+		rc = parse_unary(P) < 0 ? -1 : emit(P, c == '~' ? XO_NOT : c == '!' ? XO_LNOT : XO_NEG, 0, 0);
+	} else if (c == '(') {
+		P->p++;
+		rc = parse_binary(P, 0);
+		skip_blank(P);
+		if (rc == 0 && P->text[P->p] != ')')
+			rc = fail_at(P, P->p, "')' expected to close the '(' at column %zu", at + 1);
+		P->p++;
+	} else if (c >= '0' && c <= '9') {
+		rc = parse_number(P);
+	} else if (is_ident(c, true)) {
+		rc = parse_name(P);
+	} else {
+		rc = fail_at(P, at, c ? "unexpected '%c'" : "an operand expected at the end%.0d", c ? c : 0);
+	}
+	P->depth--;
+	return rc;
+}
+
+static const struct binop {
+	const char *tok;
+	int prec;
+	uint32_t op;
+} binops[] = {
+	/* two-character tokens first, so '<<' is not read as '<' */
+	{ "||", 1, XO_LOR }, { "&&", 2, XO_LAND }, { "==", 6, XO_EQ }, { "!=", 6, XO_NE }, { "<=", 7, XO_LE },
+	{ ">=", 7, XO_GE }, { "<<", 8, XO_SHL }, { ">>", 8, XO_SHR }, { "|", 3, XO_OR }, { "^", 4, XO_XOR },
+	{ "&", 5, XO_AND }, { "<", 7, XO_LT }, { ">", 7, XO_GT }, { "+", 9, XO_ADD }, { "-", 9, XO_SUB },
+	{ "*", 10, XO_MUL },
+};
+
+static const struct binop *peek_binop(struct parser *P)
+{
+	skip_blank(P);
+	for (size_t i = 0; i < ARRAY_SIZE(binops); i++)
+		if (!strncmp(P->text + P->p, binops[i].tok, strlen(binops[i].tok)))
+			return &binops[i];
+	return NULL;
+}
+
+/* Precedence climbing: C's precedences, all left-associative. */
+static int parse_binary(struct parser *P, int minprec)
+{
+	if (parse_unary(P) < 0)
+		return -1;
+	const struct binop *b;
+	while ((b = peek_binop(P)) && b->prec >= minprec) {
+		P->p += strlen(b->tok);
+		if (parse_binary(P, b->prec + 1) < 0 || emit(P, b->op, 0, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int expr_parse(const struct expr_scope *scope, const char *text, struct expr_insn *code, size_t *pos,
+	       struct sbuf *why)
+{
+	struct parser P = { scope, text, 0, 0, 0, 0, 0, code, why, false };
+	if (parse_binary(&P, 0) == 0) {
+		skip_blank(&P);
+		if (text[P.p])
+			fail_at(&P, P.p, "unexpected '%c' after a complete expression", text[P.p]);
+	}
+	if (P.failed) {
+		*pos = P.errpos;
+		return -1;
+	}
+	return (int)P.n;
+}
+
+static uint64_t field_value(const struct expr_env *env, uint32_t idx)
+{
+	const struct field *f = &env->st->fields[idx];
+	if (!env->buf || f->offset + f->size > env->seen)
+		return 0; /* not copied: copy_struct_from_user zero-fills it */
+	return le_load(env->buf + f->offset, f->elem_size);
+}
+
+static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64_t v)
+{
+	const struct flagset *fs = &env->cat->flagsets[fs_idx];
+	if (fs->kind == FS_ENUM) {
+		for (size_t i = 0; v && i < fs->nflags; i++)
+			if (fs->flags[i].value == v && fs->flags[i].since <= env->kv)
+				return 0;
+		return v;
+	}
+	return v & ~flagset_known_bits(fs, env->kv);
+}
+
+static uint64_t operand(const struct expr_insn *x, const struct expr_env *env)
+{
+	switch (x->op) {
+	case XO_CONST: return x->val;
+	case XO_FIELD: return field_value(env, x->idx);
+	case XO_ARG: return env->args[x->idx];
+	case XO_SIZE: return env->size;
+	case XO_UNKNOWN_FIELD: return unknown_bits(env, x->val, field_value(env, x->idx));
+	default: return unknown_bits(env, x->val, env->args[x->idx]);
+	}
+}
+
+static uint64_t binary(uint32_t op, uint64_t a, uint64_t b)
+{
+	switch (op) {
+	case XO_MUL: return a * b;
+	case XO_ADD: return a + b;
+	case XO_SUB: return a - b;
+	case XO_SHL: return b < 64 ? a << b : 0;
+	case XO_SHR: return b < 64 ? a >> b : 0;
+	case XO_LT: return a < b;
+	case XO_LE: return a <= b;
+	case XO_GT: return a > b;
+	case XO_GE: return a >= b;
+	case XO_EQ: return a == b;
+	case XO_NE: return a != b;
+	case XO_AND: return a & b;
+	case XO_XOR: return a ^ b;
+	case XO_OR: return a | b;
+	case XO_LAND: return a && b;
+	default: return a || b;
+	}
+}
+
+uint64_t expr_eval(const struct expr_insn *code, size_t n, const struct expr_env *env)
+{
+	uint64_t stack[EXPR_MAX_DEPTH];
+	size_t sp = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct expr_insn *x = &code[i];
+		if (is_operand(x->op)) {
+			if (sp < EXPR_MAX_DEPTH)
+				stack[sp++] = operand(x, env);
+		} else if (is_unary(x->op) && sp) {
+			uint64_t *v = &stack[sp - 1];
+			*v = x->op == XO_NOT ? ~*v : x->op == XO_LNOT ? !*v : -*v;
+		} else if (sp >= 2) {
+			sp--;
+			stack[sp - 1] = binary(x->op, stack[sp - 1], stack[sp]);
+		}
+	}
+	return sp ? stack[sp - 1] : 0;
+}
+
+static bool insn_valid(const struct expr_insn *x, const struct catalog *cat, const struct syscall *sc)
+{
+	size_t nargs = sc->nargs < 6 ? sc->nargs : 6;
+	switch (x->op) {
+	case XO_FIELD: return sc->st && x->idx < sc->st->nfields && !sc->st->fields[x->idx].count;
+	case XO_ARG: return x->idx < nargs;
+	case XO_UNKNOWN_FIELD:
+		return sc->st && x->idx < sc->st->nfields && x->val < cat->nflagsets;
+	case XO_UNKNOWN_ARG: return x->idx < nargs && x->val < cat->nflagsets;
+	default: return x->op <= XO_LAST;
+	}
+}
+
+bool expr_valid(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct syscall *sc)
+{
+	size_t sp = 0;
+	if (!code || !n || n > EXPR_MAX_CODE)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!insn_valid(&code[i], cat, sc))
+			return false;
+		if (is_operand(code[i].op) && ++sp > EXPR_MAX_DEPTH)
+			return false;
+		if ((is_unary(code[i].op) && !sp) || (!is_operand(code[i].op) && !is_unary(code[i].op) && sp-- < 2))
+			return false;
+	}
+	return sp == 1;
+}

@@ -1,0 +1,171 @@
+/* The check expressions: C's precedence and unsigned semantics, names from the catalogue,
+ * and hostile text refused at the right column with a bounded parse. */
+#include <stdlib.h>
+#include "tap.h"
+#include "model/dataload.h"
+#include "model/expr.h"
+#include "model/kver.h"
+#include "base/sbuf.h"
+
+static struct catalog *cat;
+static const struct syscall *sc;
+static unsigned char how[24];
+static uint64_t args[6];
+
+/* The value of text for openat2 at kernel kv, or ~0 - 1 when it does not parse. */
+static uint64_t val_at(const char *text, uint32_t kv)
+{
+	struct expr_scope scope = { cat, sc, sc->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos;
+	int n = expr_parse(&scope, text, code, &pos, &why);
+	sbuf_release(&why);
+	if (n < 0 || !expr_valid(code, (size_t)n, cat, sc))
+		return ~0ULL - 1;
+	struct expr_env env = { cat, sc, sc->st, how, sizeof(how), args, 24, kv };
+	return expr_eval(code, (size_t)n, &env);
+}
+
+static uint64_t val(const char *text) { return val_at(text, KVER(6, 18, 0)); }
+
+/* The error for text: "COL: message" (columns from 1). */
+static void error_of(const char *text, struct sbuf *out)
+{
+	struct expr_scope scope = { cat, sc, sc->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos = 0;
+	sbuf_reset(out);
+	if (expr_parse(&scope, text, code, &pos, &why) >= 0)
+		sbuf_adds(out, "parsed");
+	else
+		sbuf_addf(out, "%zu: %s", pos + 1, why.buf);
+	sbuf_release(&why);
+}
+
+static void set_how(uint64_t flags, uint64_t mode, uint64_t resolve)
+{
+	le_store(how, 8, flags);
+	le_store(how + 8, 8, mode);
+	le_store(how + 16, 8, resolve);
+}
+
+static void test_arithmetic(void)
+{
+	ok(val("1 + 2 * 3") == 7, "* binds tighter than +");
+	ok(val("1 | 2 & 0") == 1, "& binds tighter than |");
+	ok(val("1 ^ 3 | 4") == 6, "^ binds tighter than |");
+	ok(val("1 << 2 == 4") == 1, "<< binds tighter than ==");
+	ok(val("2 < 3 == 1") == 1, "< binds tighter than ==");
+	ok(val("0 || 1 && 0") == 0, "&& binds tighter than ||");
+	ok(val("10 - 3 - 2") == 5, "left-associative");
+	ok(val("(1 + 2) * 3") == 9, "parentheses");
+	ok(val("0 - 1") == UINT64_MAX, "u64 wraps below zero");
+	ok(val("0xffffffffffffffff + 1") == 0, "and above");
+	ok(val("~0") == UINT64_MAX && val("!5") == 0 && val("!0") == 1 && val("-1") == UINT64_MAX, "unary operators");
+	ok(val("1 << 64") == 0 && val("1 << 63") == 1ULL << 63 && val("8 >> 70") == 0, "a shift by 64 or more gives 0");
+	ok(val("010") == 8 && val("0x10") == 16 && val("0") == 0, "octal, hex, decimal");
+	ok(val("18446744073709551615") == UINT64_MAX, "the largest decimal");
+	ok(val("3 && 4") == 1 && val("0 || 7") == 1, "logical operators give 0 or 1");
+}
+
+static void test_names(void)
+{
+	set_how(0100 | 02, 0644, 0x18);
+	ok(val("flags") == 0102 && val("mode") == 0644 && val("resolve") == 0x18, "fields read from the struct");
+	ok(val("flags & O_CREAT") == 0100, "flag names from the catalogue");
+	ok(val("(resolve & RESOLVE_BENEATH) && (resolve & RESOLVE_IN_ROOT)") == 1, "a constraint between flags");
+	ok(val("mode & ~07777") == 0, "mode within S_IALLUGO");
+	ok(val("size") == 24, "size");
+	args[0] = 7;
+	ok(val("dirfd") == 7, "arguments");
+	set_how(1ULL << 40, 0, 0x40);
+	ok(val("unknown(flags)") == 1ULL << 40, "unknown(): bits outside the flag set");
+	ok(val("unknown(resolve)") == 0x40, "unknown() of another field");
+	set_how(0, 0, 0x20);
+	ok(val_at("unknown(resolve)", KVER(5, 11, 0)) == 0x20 && val("unknown(resolve)") == 0,
+	   "unknown() at the simulated version (RESOLVE_CACHED came in 5.12)");
+}
+
+static void test_hostile(void)
+{
+	struct sbuf e = SBUF_INIT;
+	error_of("flags & O_CREATE", &e);
+	is_str(e.buf, "9: unknown name 'O_CREATE' (did you mean 'O_CREAT'?)", "an unknown name, with did-you-mean");
+	error_of("flgs", &e);
+	is_str(e.buf, "1: unknown name 'flgs' (did you mean 'flags'?)", "a misspelt field");
+	error_of("zzzzzz", &e);
+	is_str(e.buf, "1: unknown name 'zzzzzz': not a field, argument, size or flag", "nothing near");
+	error_of("18446744073709551616", &e);
+	is_str(e.buf, "1: the number does not fit 64 bits", "overflow");
+	error_of("0x", &e);
+	is_str(e.buf, "1: a hexadecimal number needs digits after 0x", "0x alone");
+	error_of("09", &e);
+	is_str(e.buf, "2: '9' cannot follow a base-8 number", "not octal");
+	error_of("(flags & 1", &e);
+	is_str(e.buf, "11: ')' expected to close the '(' at column 1", "an unclosed parenthesis");
+	error_of("flags &", &e);
+	is_str(e.buf, "8: an operand expected at the end", "a missing operand");
+	error_of("flags ) 1", &e);
+	is_str(e.buf, "7: unexpected ')' after a complete expression", "trailing text");
+	error_of("", &e);
+	is_str(e.buf, "1: an operand expected at the end", "empty");
+	error_of("flags @ 1", &e);
+	is_str(e.buf, "7: unexpected '@' after a complete expression", "an unknown operator");
+	error_of("unknown(mode)", &e);
+	is_str(e.buf, "9: unknown() takes a field or argument that has a flag set", "unknown() of a plain field");
+	error_of("popcount(flags)", &e);
+	is_str(e.buf, "1: unknown function 'popcount' (the one function is unknown())", "an unknown function");
+
+	struct sbuf deep = SBUF_INIT;
+	for (int i = 0; i < 100000; i++)
+		sbuf_addch(&deep, '(');
+	error_of(deep.buf, &e);
+	is_str(e.buf, "33: the expression is nested more than 32 deep", "deep nesting is bounded");
+	sbuf_reset(&deep);
+	for (int i = 0; i < 100000; i++)
+		sbuf_addch(&deep, '~');
+	error_of(deep.buf, &e);
+	ok(strstr(e.buf, "nested more than 32 deep") != NULL, "so are long unary chains");
+	sbuf_reset(&deep);
+	sbuf_adds(&deep, "1");
+	for (int i = 0; i < 300; i++)
+		sbuf_adds(&deep, " + 1");
+	error_of(deep.buf, &e);
+	ok(strstr(e.buf, "longer than 256 operations") != NULL, "the code is bounded: %s", e.buf);
+	sbuf_reset(&deep);
+	for (int i = 0; i < 40; i++)
+		sbuf_adds(&deep, "1 + (");
+	error_of(deep.buf, &e);
+	ok(strstr(e.buf, "more than 32") != NULL, "so is the stack: %s", e.buf);
+	sbuf_reset(&deep);
+	for (int i = 0; i < 70; i++)
+		sbuf_addch(&deep, 'a');
+	error_of(deep.buf, &e);
+	is_str(e.buf, "1: a name longer than 63 bytes", "a long name");
+	sbuf_release(&deep);
+	sbuf_release(&e);
+
+	struct expr_insn bad[2] = { { XO_FIELD, 99, 0 }, { XO_LNOT, 0, 0 } };
+	ok(!expr_valid(bad, 2, cat, sc), "code naming a field past the struct is refused");
+	struct expr_insn under[1] = { { XO_ADD, 0, 0 } };
+	ok(!expr_valid(under, 1, cat, sc), "code that pops an empty stack is refused");
+	struct expr_insn badop[1] = { { 200, 0, 0 } };
+	ok(!expr_valid(badop, 1, cat, sc), "an opcode out of range is refused");
+}
+
+int main(void)
+{
+	cat = catalog_load("data");
+	sc = cat ? catalog_find_syscall(cat, "openat2") : NULL;
+	if (!sc) {
+		printf("Bail out! no catalogue\n");
+		return 1;
+	}
+	test_arithmetic();
+	test_names();
+	test_hostile();
+	catalog_free(cat);
+	return tap_done();
+}
