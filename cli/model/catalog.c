@@ -1,6 +1,7 @@
 #include "model/catalog.h"
 #include <stdlib.h>
 #include <string.h>
+#include "model/expr.h"
 #include "base/banned.h"
 
 void catalog_free(struct catalog *c)
@@ -264,6 +265,12 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 	}
 	for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
 		MV_STR(r, sc->errors[k].errno_name), MV_STR(r, sc->errors[k].meaning);
+	MV_ARR(r, sc->checks, sc->nchecks);
+	for (size_t k = 0; sc->checks && k < sc->nchecks && !r->bad; k++) {
+		struct check *ck = &sc->checks[k];
+		MV_STR(r, ck->text), MV_STR(r, ck->errno_name), MV_STR(r, ck->source), MV_STR(r, ck->why);
+		MV_ARR(r, ck->code, ck->ncode); /* its indices are held to expr_valid by catalog_check */
+	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);
 	MV_STRS(r, sc->notes, sc->nnotes);

@@ -85,6 +85,17 @@ struct size_rules {
 };
 
 struct serror { const char *errno_name, *meaning; };
+
+struct expr_insn; /* model/expr.h */
+
+/* One of the call's own checks, in the kernel's order: when `text` (code, its compiled
+ * form) is nonzero at a kernel in [since, until), the call fails with errno_name. */
+struct check {
+	const char *text, *errno_name, *source, *why;
+	uint32_t since, until; /* until 0: still in force */
+	struct expr_insn *code;
+	size_t ncode;
+};
 struct lineage { const char *name, *why; uint32_t since; };
 
 struct syscall {
@@ -104,6 +115,8 @@ struct syscall {
 	struct size_rules rules;
 	struct serror *errors;
 	size_t nerrors;
+	struct check *checks;  /* after the size convention's steps, in the kernel's order */
+	size_t nchecks;
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;

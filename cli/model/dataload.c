@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
+#include "model/expr.h"
 #include "model/kver.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -39,6 +40,7 @@ struct loader {
 	int depth;
 	bool failed;
 	bool at_key; /* the next error points at the key, not the value */
+	size_t shift; /* the next error points this many bytes into the value (an expression's fault) */
 };
 
 /* ---- error positions: walk the raw text along the path ---- */
@@ -165,6 +167,8 @@ static void lerr(struct loader *L, const char *fmt, ...)
 		return;
 	L->failed = true;
 	const char *pos = locate(L->src->text, L->src->len, L->path, L->depth, L->at_key);
+	if (L->shift <= (size_t)(L->src->text + L->src->len - pos))
+		pos += L->shift;
 	unsigned long line, col;
 	line_col(L->src->text, pos, &line, &col);
 	struct sbuf sb = SBUF_INIT;
@@ -704,7 +708,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", NULL };
+	"features", "probe", "checks", NULL };
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
 static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "pid", "int", "ptr", "cmd", NULL };
@@ -729,6 +733,68 @@ static void check_errno_value(struct loader *L, json_t *o, const char *key, cons
 		return;
 	push_key(L, key);
 	lerr(L, "'%s' must be an errno name%s, not \"%s\"", key, allow_ok ? ", \"ok\" or \"ver0\"" : "", s);
+	pop(L);
+}
+
+/* A check's condition, compiled into the arena. A fault is reported at its column (counted in
+ * the JSON text, so an escape sequence before it shifts the column). */
+static void load_condition(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+{
+	if (!(ck->text = get_str(L, co, "if", true, "a check")) || L->failed)
+		return;
+	struct expr_scope scope = { L->cat, sc, sc->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos = 0;
+	int n = expr_parse(&scope, ck->text, code, &pos, &why);
+	if (n < 0) {
+		push_key(L, "if");
+		L->shift = 1 + pos; /* past the opening quote */
+		lerr(L, "%s", why.buf);
+		L->shift = 0;
+		pop(L);
+	} else {
+		ck->ncode = (size_t)n;
+		ck->code = arena_alloc(L->a, sizeof(*ck->code) * (size_t)n);
+		memcpy(ck->code, code, sizeof(*ck->code) * (size_t)n);
+	}
+	sbuf_release(&why);
+}
+
+static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+{
+	static const char *const keys[] = { "if", "errno", "since", "until", "source", "why", NULL };
+	char a[16], b[16];
+	if (!check_object(L, co, "a check", keys))
+		return;
+	load_condition(L, co, sc, ck);
+	check_errno_value(L, co, "errno", "a check", false, &ck->errno_name);
+	if (!ck->errno_name && !L->failed)
+		lerr(L, "a check has no 'errno'");
+	ck->since = get_kver(L, co, "since", true, "a check");
+	ck->until = get_kver(L, co, "until", false, "a check");
+	ck->source = get_str(L, co, "source", true, "a check");
+	ck->why = get_str(L, co, "why", true, "a check");
+	if (!L->failed && ck->until && ck->until <= ck->since) {
+		push_key(L, "until");
+		lerr(L, "'until' %s is not after 'since' %s", kver_str(ck->until, a), kver_str(ck->since, b));
+		pop(L);
+	}
+}
+
+static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *cks = get_array(L, o, "checks", false, "a syscall");
+	if (!cks || L->failed)
+		return;
+	sc->checks = arena_alloc(L->a, sizeof(*sc->checks) * (json_array_size(cks) + 1));
+	push_key(L, "checks");
+	for (size_t i = 0; i < json_array_size(cks) && !L->failed; i++) {
+		push_idx(L, i);
+		load_check(L, json_array_get(cks, i), sc, &sc->checks[i]);
+		pop(L);
+		sc->nchecks = i + 1;
+	}
 	pop(L);
 }
 
@@ -971,6 +1037,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 		load_args(L, args, sc);
 	load_size(L, o, sc);
 	load_rules(L, o, sc);
+	load_checks(L, o, sc);
 
 	json_t *errs = get_array(L, o, "errors", true, "a syscall");
 	if (errs && !L->failed) {
@@ -1412,7 +1479,18 @@ static int check_size(const struct syscall *sc, struct sbuf *why)
 	return 0;
 }
 
-static int check_syscall(const struct syscall *sc, struct sbuf *why)
+static int check_checks(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
+{
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		CHECK(ck->text && ck->source && ck->why && ck->errno_name && errno_ok(ck->errno_name, false) &&
+			      (!ck->until || ck->until > ck->since) && expr_valid(ck->code, ck->ncode, c, sc),
+		      "%s: check %zu", sc->name, i + 1);
+	}
+	return 0;
+}
+
+static int check_syscall(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
 {
 	CHECK(sc->name && sc->header && sc->prototype && sc->summary && sc->file && one_of(sc->kind, kinds) &&
 		      one_of(sc->safety, safeties),
@@ -1430,7 +1508,7 @@ static int check_syscall(const struct syscall *sc, struct sbuf *why)
 		      "%s: an error", sc->name);
 	for (size_t i = 0; i < sc->nlineage; i++)
 		CHECK(sc->lineage[i].name && sc->lineage[i].why, "%s: a lineage entry", sc->name);
-	if (check_size(sc, why) < 0)
+	if (check_size(sc, why) < 0 || check_checks(c, sc, why) < 0)
 		return -1;
 	return check_features(sc, why);
 }
@@ -1444,7 +1522,7 @@ int catalog_check(const struct catalog *c, struct sbuf *why)
 		if (check_struct(&c->structs[i], why) < 0)
 			return -1;
 	for (size_t i = 0; i < c->nsyscalls; i++)
-		if (check_syscall(&c->syscalls[i], why) < 0)
+		if (check_syscall(c, &c->syscalls[i], why) < 0)
 			return -1;
 	CHECK(UNIQUE_NAMES(c->flagsets, c->nflagsets, NULL), "a flag set named twice");
 	CHECK(UNIQUE_NAMES(c->structs, c->nstructs, NULL), "a struct named twice");
@@ -1581,7 +1659,8 @@ static uint64_t cache_key(char **paths, size_t n)
 {
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), 6 /* format version */ };
+		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
+		sizeof(struct expr_insn), 7 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

@@ -155,7 +155,7 @@ static int parse_unknown_call(struct parser *P, size_t at)
 		return fail_at(P, s, "unknown() takes a field or argument that has a flag set");
 	skip_blank(P);
 	if (P->text[P->p] != ')')
-		return fail_at(P, P->p, "')' expected to close unknown( at column %zu", at + 1);
+		return fail_at(P, P->p, "')' expected to close the unknown( at byte %zu of the expression", at + 1);
 	P->p++;
 	return emit(P, f >= 0 ? XO_UNKNOWN_FIELD : XO_UNKNOWN_ARG, (uint32_t)(f >= 0 ? f : a),
 		    (uint64_t)(fs - S->cat->flagsets));
@@ -213,7 +213,7 @@ static int parse_unary(struct parser *P)
 		rc = parse_binary(P, 0);
 		skip_blank(P);
 		if (rc == 0 && P->text[P->p] != ')')
-			rc = fail_at(P, P->p, "')' expected to close the '(' at column %zu", at + 1);
+			rc = fail_at(P, P->p, "')' expected to close the '(' at byte %zu of the expression", at + 1);
 		P->p++;
 	} else if (c >= '0' && c <= '9') {
 		rc = parse_number(P);
@@ -280,9 +280,12 @@ int expr_parse(const struct expr_scope *scope, const char *text, struct expr_ins
 static uint64_t field_value(const struct expr_env *env, uint32_t idx)
 {
 	const struct field *f = &env->st->fields[idx];
-	if (!env->buf || f->offset + f->size > env->seen)
-		return 0; /* not copied: copy_struct_from_user zero-fills it */
-	return le_load(env->buf + f->offset, f->elem_size);
+	unsigned char v[8] = { 0 };
+	/* copy_struct_from_user zero-fills what the caller's size leaves out, even mid-field */
+	size_t n = f->elem_size < sizeof(v) ? f->elem_size : sizeof(v);
+	if (env->buf && f->offset < env->seen)
+		memcpy(v, env->buf + f->offset, env->seen - f->offset < n ? env->seen - f->offset : n);
+	return le_load(v, (unsigned)n);
 }
 
 static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64_t v)

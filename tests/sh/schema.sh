@@ -58,7 +58,8 @@ def sc(**kw):
     s.update(kw)
     return {"syscalls": [s]}
 good = [st(), fl("bits", value="0x100000000"), fl("enum", value="-100"), fl("bits", value=0, mask=True),
-        fl("enum", value="-0x8000000000000000"), sc(), sc(rules={"zero": "ver0", "cap": None})]
+        fl("enum", value="-0x8000000000000000"), sc(), sc(rules={"zero": "ver0", "cap": None}),
+        sc(checks=[{"if": "1", "errno": "EINVAL", "since": "5.6", "until": "6.1", "source": "s", "why": "w"}])]
 refused = {
     "unknown top-level key": {"structs": [], "extra": 1},
     "unknown struct key": st(union=True),
@@ -83,6 +84,9 @@ refused = {
     "errno name": sc(errors=[{"errno": "EWHATEVER", "meaning": "m"}]),
     "ok as an error": sc(errors=[{"errno": "ok", "meaning": "m"}]),
     "safety": sc(safety="unsafe"),
+    "check without a source": sc(checks=[{"if": "1", "errno": "EINVAL", "since": "5.6", "why": "w"}]),
+    "check with an unknown key": sc(checks=[{"if": "1", "errno": "EINVAL", "since": "5.6", "source": "s", "why": "w", "then": 1}]),
+    "check errno": sc(checks=[{"if": "1", "errno": "ok", "since": "5.6", "source": "s", "why": "w"}]),
 }
 for name, doc in refused.items():
     if v.is_valid(doc):

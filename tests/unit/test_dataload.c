@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "model/dataload.h"
+#include "model/expr.h"
 #include "model/kver.h"
 #include "base/sbuf.h"
 
@@ -109,6 +110,14 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 	for (size_t i = 0; same && i < a->nerrors; i++)
 		same = same_str(a->errors[i].errno_name, b->errors[i].errno_name) &&
 		       same_str(a->errors[i].meaning, b->errors[i].meaning);
+	same = same && a->nchecks == b->nchecks;
+	for (size_t i = 0; same && i < a->nchecks; i++) {
+		const struct check *x = &a->checks[i], *y = &b->checks[i];
+		same = same_str(x->text, y->text) && same_str(x->errno_name, y->errno_name) &&
+		       same_str(x->source, y->source) && same_str(x->why, y->why) && x->since == y->since &&
+		       x->until == y->until && x->ncode == y->ncode &&
+		       !memcmp(x->code, y->code, x->ncode * sizeof(*x->code));
+	}
 	for (size_t i = 0; same && i < a->nlineage; i++)
 		same = same_str(a->lineage[i].name, b->lineage[i].name) && same_str(a->lineage[i].why, b->lineage[i].why) &&
 		       a->lineage[i].since == b->lineage[i].since;
@@ -195,6 +204,8 @@ static void e_dup(struct catalog *c, size_t i, int d)
 	else
 		c->syscalls[i].name = saved;
 }
+static void e_ncode(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].ncode += (size_t)d; }
+static void e_code(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].code[0].op += (uint32_t)d * 200; }
 static void e_st(struct catalog *c, size_t i, int d)
 {
 	c->syscalls[i].st = (const struct cstruct *)((const char *)c->syscalls[i].st + d * 8);
@@ -212,12 +223,13 @@ static void cache_forgeries(struct catalog *c)
 		{ e_type, "a field type out of range", 1 }, { e_nr, "a syscall number past 4095", 3 },
 		{ e_name, "a name pointing a GiB away", 3 }, { e_kind, "a kind that is not one", 3 },
 		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
+		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
 		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
 		size_t tried = 0, ok_n = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (edits[k].each == 4 && !c->syscalls[i].st)
+			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nchecks))
 				continue;
 			tried++;
 			ok_n += refused(c, edits[k].edit, i);

@@ -104,7 +104,7 @@ static void test_hostile(void)
 	error_of("09", &e);
 	is_str(e.buf, "2: '9' cannot follow a base-8 number", "not octal");
 	error_of("(flags & 1", &e);
-	is_str(e.buf, "11: ')' expected to close the '(' at column 1", "an unclosed parenthesis");
+	is_str(e.buf, "11: ')' expected to close the '(' at byte 1 of the expression", "an unclosed parenthesis");
 	error_of("flags &", &e);
 	is_str(e.buf, "8: an operand expected at the end", "a missing operand");
 	error_of("flags ) 1", &e);
