@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/expr.h"
 #include "model/kver.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -87,6 +88,30 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 	return false;
 }
 
+/* The first of the call's checks that holds in env, or NULL. */
+static const struct check *first_check(const struct syscall *sc, const struct expr_env *env)
+{
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		if (env->kv >= ck->since && (!ck->until || env->kv < ck->until) && expr_eval(ck->code, ck->ncode, env))
+			return ck;
+	}
+	return NULL;
+}
+
+/* Names the check that fired and its place in the kernel; for unknown(FIELD) alone, which bit. */
+static void explain_check(const struct syscall *sc, const struct check *ck, const struct expr_env *env,
+			  struct sbuf *why)
+{
+	const struct expr_insn *x = ck->code;
+	if (ck->ncode == 1 && x->op == XO_UNKNOWN_FIELD) {
+		const struct field *f = &sc->st->fields[x->idx];
+		struct expr_insn value = { XO_FIELD, x->idx, 0 };
+		check_word(sc, f->name, f->flagset, expr_eval(&value, 1, env), env->kv, why);
+	}
+	say(why, "%s (%s: %s)", ck->why, ck->source, ck->text);
+}
+
 int sim_call(const struct catalog *cat, const struct call_plan *plan, const struct sim_opts *opt,
 	     struct outcome *o, struct sbuf *why)
 {
@@ -94,7 +119,6 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
 	const struct size_rules *r = &sc->rules;
 	char ks[16], since[16];
-	(void)cat;
 	outcome_init(o);
 	o->stage = OS_CALLED;
 	memcpy(o->args, plan->args, sizeof(o->args));
@@ -177,7 +201,16 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 		}
 		/* the flags the kernel sees: fields within both sizes */
 		uint64_t seen = usize < ksize ? usize : ksize;
-		for (size_t i = 0; input && i < st->nfields; i++) {
+		if (input && sc->nchecks) {
+			struct expr_env env = { cat, sc, st, o->before, seen < o->len ? (size_t)seen : o->len, plan->args,
+						usize, opt->kv };
+			const struct check *ck = first_check(sc, &env);
+			if (ck) {
+				explain_check(sc, ck, &env, why);
+				return fail(o, errno_from_name(ck->errno_name));
+			}
+		}
+		for (size_t i = 0; input && !sc->nchecks && i < st->nfields; i++) {
 			const struct field *f = &st->fields[i];
 			if (f->offset + f->size > seen || f->count || f == sf)
 				continue;
