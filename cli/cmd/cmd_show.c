@@ -141,6 +141,31 @@ static void size_sentence(struct sbuf *sb, const struct syscall *sc)
 		sbuf_addf(sb, "; write-back: %s", r->writeback);
 }
 
+/* The call's own checks, in the kernel's order. */
+static void show_checks(struct out *o, const struct syscall *sc)
+{
+	char a[16], b[16];
+	out_text(o, "%s", sc->nchecks ? "checks (in the kernel's order, after the size checks):\n" : "");
+	out_arr(o, "checks");
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		kver_str(ck->since, a);
+		kver_str(ck->until, b);
+		out_text(o, "  %-10s if %s  [%s%s%s; %s]\n             %s\n", ck->errno_name, ck->text, a,
+			 ck->until ? ", gone in " : "+", ck->until ? b : "", ck->source, ck->why);
+		out_obj(o, NULL);
+		out_str(o, "errno", ck->errno_name);
+		out_str(o, "if", ck->text);
+		out_str(o, "since", a);
+		if (ck->until)
+			out_str(o, "until", b);
+		out_str(o, "source", ck->source);
+		out_str(o, "why", ck->why);
+		out_end(o);
+	}
+	out_end(o);
+}
+
 static void show_syscall(struct out *o, const struct syscall *sc)
 {
 	char kv[16];
@@ -241,6 +266,7 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 		out_end(o);
 	}
 	out_end(o);
+	show_checks(o, sc);
 	out_text(o, "%s", sc->nlineage ? "lineage:\n" : "");
 	out_arr(o, "lineage");
 	for (size_t i = 0; i < sc->nlineage; i++) {

@@ -503,6 +503,29 @@ static void probe_section(struct sbuf *sb, const struct probe_run *run, const st
 	}
 }
 
+/* The call's own checks, in the kernel's order, as the simulator runs them. */
+static void checks_section(struct sbuf *sb, const struct syscall *sc)
+{
+	char a[16], b[16];
+	if (!sc->nchecks)
+		return;
+	sbuf_adds(sb, "\n## Checks\n\nIn the kernel's order, after the size checks: the first that holds is the "
+		      "answer.\n\n| errno | if | kernels | source | why |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		sbuf_addf(sb, "| %s | ", ck->errno_name);
+		md_code(sb, ck->text, true);
+		if (ck->until)
+			sbuf_addf(sb, " | %s, gone in %s | ", kver_str(ck->since, a), kver_str(ck->until, b));
+		else
+			sbuf_addf(sb, " | %s and later | ", kver_str(ck->since, a));
+		md_text(sb, ck->source);
+		sbuf_adds(sb, " | ");
+		md_text(sb, ck->why);
+		sbuf_adds(sb, " |\n");
+	}
+}
+
 /* ---- pages ---- */
 
 static void syscall_page(const struct docgen_input *in, struct doc_set *set, const struct syscall *sc)
@@ -612,6 +635,8 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 			sbuf_adds(sb, " |\n");
 		}
 	}
+
+	checks_section(sb, sc);
 
 	if (sc->nlineage) {
 		sbuf_adds(sb, "\n## Lineage\n\n");
