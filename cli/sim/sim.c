@@ -246,6 +246,14 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			say(why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", ks,
 			    (unsigned)(usize < ksize ? usize : ksize));
 		}
+	} else if (sc->nchecks) {
+		/* no size convention: the call's checks, in place of the generic tests below */
+		struct expr_env env = { cat, sc, st, o->before, o->len, plan->args, plan->size, opt->kv };
+		const struct check *ck = first_check(sc, &env);
+		if (ck) {
+			explain_check(sc, ck, &env, why);
+			return fail(o, errno_from_name(ck->errno_name));
+		}
 	} else if (st) {
 		/* fixed structs: only reserved fields and flags */
 		for (size_t i = 0; i < st->nfields; i++) {
@@ -256,8 +264,8 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 				return fail(o, EINVAL);
 		}
 	}
-	/* flags arguments */
-	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
+	/* flags arguments, unless the call's checks say what the kernel tests */
+	for (size_t i = 0; !sc->nchecks && i < sc->nargs && i < 6; i++) {
 		const struct sarg *a = &sc->args[i];
 		if (a->role != AR_FLAGS || !a->flagset)
 			continue;
