@@ -173,15 +173,17 @@ static int struct_name_cmp(const void *a, const void *b)
 
 static void index_lines(struct header *h)
 {
+	const char *text = h->text ? h->text : ""; /* a header with no text has one empty line */
+	size_t len = h->text ? h->len : 0;
 	free(h->line_start);
 	size_t n = 1;
-	for (const char *p = h->text; p && (p = memchr(p, '\n', h->len - (size_t)(p - h->text))); p++)
+	for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
 		n++;
 	h->line_start = xcalloc(n, sizeof(*h->line_start));
 	h->nlines = 0;
 	h->line_start[h->nlines++] = 0;
-	for (size_t i = 0; i < h->len; i++)
-		if (h->text[i] == '\n')
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\n')
 			h->line_start[h->nlines++] = i + 1;
 }
 
