@@ -145,20 +145,25 @@ static void size_sentence(struct sbuf *sb, const struct syscall *sc)
 static void show_checks(struct out *o, const struct syscall *sc)
 {
 	char a[16], b[16];
-	out_text(o, "%s", sc->nchecks ? "checks (in the kernel's order, after the size checks):\n" : "");
+	out_text(o, "%s", !sc->nchecks ? "" : sc->checks[0].before_size ?
+			  "checks (in the kernel's order; those before the size run before the size checks, the rest after them):\n" :
+			  "checks (in the kernel's order, after the size checks):\n");
 	out_arr(o, "checks");
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
 		kver_str(ck->since, a);
 		kver_str(ck->until, b);
-		out_text(o, "  %-10s if %s  [%s%s%s; %s]\n             %s\n", ck->errno_name, ck->text, a,
-			 ck->until ? ", gone in " : "+", ck->until ? b : "", ck->source, ck->why);
+		out_text(o, "  %-10s if %s  [%s%s%s%s; %s]\n             %s\n", ck->errno_name, ck->text, a,
+			 ck->until ? ", gone in " : "+", ck->until ? b : "", ck->before_size ? "; before the size" : "",
+			 ck->source, ck->why);
 		out_obj(o, NULL);
 		out_str(o, "errno", ck->errno_name);
 		out_str(o, "if", ck->text);
 		out_str(o, "since", a);
 		if (ck->until)
 			out_str(o, "until", b);
+		if (ck->before_size)
+			out_str(o, "stage", "before-size");
 		out_str(o, "source", ck->source);
 		out_str(o, "why", ck->why);
 		out_end(o);

@@ -509,12 +509,18 @@ static void checks_section(struct sbuf *sb, const struct syscall *sc)
 	char a[16], b[16];
 	if (!sc->nchecks)
 		return;
-	sbuf_adds(sb, "\n## Checks\n\nIn the kernel's order, after the size checks: the first that holds is the "
-		      "answer.\n\n| errno | if | kernels | source | why |\n|---|---|---|---|---|\n");
+	sbuf_adds(sb, sc->checks[0].before_size ?
+			      "\n## Checks\n\nIn the kernel's order: those marked *before the size* run before the size checks "
+			      "(they read only arguments), the rest after them; the first that holds is the answer.\n" :
+			      "\n## Checks\n\nIn the kernel's order, after the size checks: the first that holds is the "
+			      "answer.\n");
+	sbuf_adds(sb, "\n| errno | if | kernels | source | why |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
 		sbuf_addf(sb, "| %s | ", ck->errno_name);
 		md_code(sb, ck->text, true);
+		if (ck->before_size)
+			sbuf_adds(sb, " *before the size*");
 		if (ck->until)
 			sbuf_addf(sb, " | %s, gone in %s | ", kver_str(ck->since, a), kver_str(ck->until, b));
 		else

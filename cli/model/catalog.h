@@ -93,6 +93,7 @@ struct expr_insn; /* model/expr.h */
 struct check {
 	const char *text, *errno_name, *source, *why;
 	uint32_t since, until; /* until 0: still in force */
+	bool before_size;      /* "stage": "before-size": runs before the size convention's steps */
 	struct expr_insn *code;
 	size_t ncode;
 };
@@ -115,7 +116,7 @@ struct syscall {
 	struct size_rules rules;
 	struct serror *errors;
 	size_t nerrors;
-	struct check *checks;  /* after the size convention's steps, in the kernel's order */
+	struct check *checks;  /* in the kernel's order: the before-size ones first, the rest after the size steps */
 	size_t nchecks;
 	struct lineage *lineage;
 	size_t nlineage;

@@ -761,13 +761,38 @@ static void load_condition(struct loader *L, json_t *co, struct syscall *sc, str
 	sbuf_release(&why);
 }
 
-static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+/* Whether a check's code reads the struct: a field, unknown(FIELD), or size when the size is
+ * a field of the struct. */
+static bool before_size_reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
 {
-	static const char *const keys[] = { "if", "errno", "since", "until", "source", "why", NULL };
+	for (size_t i = 0; i < n; i++)
+		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD ||
+		    (code[i].op == XO_SIZE && sc->size_where != SW_ARG))
+			return true;
+	return false;
+}
+
+static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, bool prev_after)
+{
+	static const char *const keys[] = { "if", "errno", "since", "until", "stage", "source", "why", NULL };
 	char a[16], b[16];
 	if (!check_object(L, co, "a check", keys))
 		return;
 	load_condition(L, co, sc, ck);
+	const char *stage = get_str(L, co, "stage", false, "a check");
+	if (stage && !L->failed) {
+		push_key(L, "stage");
+		if (strcmp(stage, "before-size"))
+			lerr(L, "'stage' is \"%s\"; the only stage is \"before-size\"", stage);
+		else if (!sc->has_rules || sc->size_where == SW_NONE || sc->size_where == SW_POINTER)
+			lerr(L, "a before-size check on a call without a size convention (its checks all run first)");
+		else if (before_size_reads_struct(ck->code, ck->ncode, sc))
+			lerr(L, "a before-size check reads the struct, which the kernel has not copied yet: only arguments, size as an argument and constants");
+		else if (prev_after)
+			lerr(L, "a before-size check after a check that runs after the size steps: the list is in the kernel's order");
+		ck->before_size = true;
+		pop(L);
+	}
 	check_errno_value(L, co, "errno", "a check", false, &ck->errno_name);
 	if (!ck->errno_name && !L->failed)
 		lerr(L, "a check has no 'errno'");
@@ -791,7 +816,7 @@ static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 	push_key(L, "checks");
 	for (size_t i = 0; i < json_array_size(cks) && !L->failed; i++) {
 		push_idx(L, i);
-		load_check(L, json_array_get(cks, i), sc, &sc->checks[i]);
+		load_check(L, json_array_get(cks, i), sc, &sc->checks[i], i && !sc->checks[i - 1].before_size);
 		pop(L);
 		sc->nchecks = i + 1;
 	}
@@ -1484,7 +1509,9 @@ static int check_checks(const struct catalog *c, const struct syscall *sc, struc
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
 		CHECK(ck->text && ck->source && ck->why && ck->errno_name && errno_ok(ck->errno_name, false) &&
-			      (!ck->until || ck->until > ck->since) && expr_valid(ck->code, ck->ncode, c, sc),
+			      (!ck->until || ck->until > ck->since) && expr_valid(ck->code, ck->ncode, c, sc) &&
+			      (!ck->before_size || (!before_size_reads_struct(ck->code, ck->ncode, sc) &&
+						    (!i || sc->checks[i - 1].before_size))),
 		      "%s: check %zu", sc->name, i + 1);
 	}
 	return 0;

@@ -88,11 +88,14 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 	return false;
 }
 
-/* The first of the call's checks that holds in env, or NULL. */
-static const struct check *first_check(const struct syscall *sc, const struct expr_env *env)
+/* The first of the call's checks that holds in env, or NULL; stage 1: only the before-size
+ * ones, 2: only the others, 0: all. */
+static const struct check *first_check(const struct syscall *sc, const struct expr_env *env, int stage)
 {
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
+		if (stage && ck->before_size != (stage == 1))
+			continue;
 		if (env->kv >= ck->since && (!ck->until || env->kv < ck->until) && expr_eval(ck->code, ck->ncode, env))
 			return ck;
 	}
@@ -146,6 +149,14 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			say(why, "the size argument is 32 bits: %llu arrives as %llu", (unsigned long long)usize,
 			    (unsigned long long)(uint32_t)usize);
 			usize = (uint32_t)usize;
+		}
+		if (sc->nchecks) { /* the checks the kernel makes before it reads the struct: arguments only */
+			struct expr_env env = { cat, sc, st, o->before, 0, plan->args, usize, opt->kv };
+			const struct check *ck = first_check(sc, &env, 1);
+			if (ck) {
+				explain_check(sc, ck, &env, why);
+				return fail(o, errno_from_name(ck->errno_name));
+			}
 		}
 		if (opt->check_fields && sim_has_check_fields(sc) && (usize & CHECK_FIELDS_BIT)) {
 			check = true;
@@ -204,7 +215,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 		if (sc->nchecks) { /* an output call's checks are about its arguments */
 			struct expr_env env = { cat, sc, st, o->before, seen < o->len ? (size_t)seen : o->len, plan->args,
 						usize, opt->kv };
-			const struct check *ck = first_check(sc, &env);
+			const struct check *ck = first_check(sc, &env, 2);
 			if (ck) {
 				explain_check(sc, ck, &env, why);
 				return fail(o, errno_from_name(ck->errno_name));
@@ -249,7 +260,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 	} else if (sc->nchecks) {
 		/* no size convention: the call's checks, in place of the generic tests below */
 		struct expr_env env = { cat, sc, st, o->before, o->len, plan->args, plan->size, opt->kv };
-		const struct check *ck = first_check(sc, &env);
+		const struct check *ck = first_check(sc, &env, 0);
 		if (ck) {
 			explain_check(sc, ck, &env, why);
 			return fail(o, errno_from_name(ck->errno_name));

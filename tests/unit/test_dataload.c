@@ -115,7 +115,7 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		const struct check *x = &a->checks[i], *y = &b->checks[i];
 		same = same_str(x->text, y->text) && same_str(x->errno_name, y->errno_name) &&
 		       same_str(x->source, y->source) && same_str(x->why, y->why) && x->since == y->since &&
-		       x->until == y->until && x->ncode == y->ncode &&
+		       x->until == y->until && x->before_size == y->before_size && x->ncode == y->ncode &&
 		       !memcmp(x->code, y->code, x->ncode * sizeof(*x->code));
 	}
 	for (size_t i = 0; same && i < a->nlineage; i++)
@@ -206,6 +206,11 @@ static void e_dup(struct catalog *c, size_t i, int d)
 }
 static void e_ncode(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].ncode += (size_t)d; }
 static void e_code(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].code[0].op += (uint32_t)d * 200; }
+/* the last check made before the size, after one that runs after it */
+static void e_stage(struct catalog *c, size_t i, int d)
+{
+	c->syscalls[i].checks[c->syscalls[i].nchecks - 1].before_size = d > 0;
+}
 static void e_st(struct catalog *c, size_t i, int d)
 {
 	c->syscalls[i].st = (const struct cstruct *)((const char *)c->syscalls[i].st + d * 8);
@@ -224,12 +229,16 @@ static void cache_forgeries(struct catalog *c)
 		{ e_name, "a name pointing a GiB away", 3 }, { e_kind, "a kind that is not one", 3 },
 		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
+		{ e_stage, "a before-size check after a later one", 6 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
 		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
 		size_t tried = 0, ok_n = 0;
 		for (size_t i = 0; i < n; i++) {
-			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nchecks))
+			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nchecks) ||
+			    (edits[k].each == 6 && (c->syscalls[i].nchecks < 2 ||
+						    c->syscalls[i].checks[c->syscalls[i].nchecks - 2].before_size ||
+						    c->syscalls[i].checks[c->syscalls[i].nchecks - 1].before_size)))
 				continue;
 			tried++;
 			ok_n += refused(c, edits[k].edit, i);
