@@ -23,12 +23,13 @@ fail=0
 pane=$d/pane.txt
 
 # start [XSC ARGS]: xsc in a shell that records its exit status and the terminal's modes
+# (written whole, then renamed: wait_status must not read the status before the modes)
 start() {
 	rm -f "$d/status"
 	# a server whose last session was just killed may still be going away: try again
 	for try in 1 2 3 4 5 0; do
 		T new-session -d -s xsc -x 200 -y 50 \
-			"\"$XSC\" --data \"$top/data\" --timeout 60000 $*; echo \"exit \$?\" >\"$d/status\"; stty -a >>\"$d/status\"; sleep 60" &&
+			"\"$XSC\" --data \"$top/data\" --timeout 60000 $*; { echo \"exit \$?\"; stty -a; } >\"$d/status.tmp\"; mv \"$d/status.tmp\" \"$d/status\"; sleep 60" &&
 			break
 		[ $try = 0 ] && { echo "FAIL: tmux cannot start"; exit 1; }
 		sleep 0.5
