@@ -261,16 +261,20 @@ static bool stale_tmp(const char *name)
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-void outfile_sweep(int dirfd)
+DIR *outfile_opendir(int dirfd)
 {
-	/* a descriptor of its own: a dup would share (and move) dirfd's read position */
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
+void outfile_sweep(int dirfd)
+{
+	DIR *d = outfile_opendir(dirfd);
+	if (!d)
 		return;
-	}
 	struct dirent *e;
 	struct stat st;
 	while ((e = readdir(d)))

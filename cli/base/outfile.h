@@ -5,6 +5,7 @@
  * (outfile_sweep) from a running one's. */
 #ifndef XSC_OUTFILE_H
 #define XSC_OUTFILE_H
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -55,6 +56,9 @@ int outdir_open_beneath(const char *dir);
 int outpath_beneath(const char *path);
 /* Removes temporaries of dead runs from dirfd (regular files only). */
 void outfile_sweep(int dirfd);
+/* A listing of dirfd's directory on a descriptor of its own (a dup would share, and move,
+ * dirfd's read position), or NULL; closedir() frees it. */
+DIR *outfile_opendir(int dirfd);
 /* name as one safe path component: not empty, no '/', not "." or "..". */
 bool outfile_name_ok(const char *name);
 #endif

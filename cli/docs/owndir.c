@@ -101,13 +101,9 @@ int owndir_read_marker(int dirfd, const char *marker, const char *what, char ***
 
 bool owndir_is_empty(int dirfd)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = outfile_opendir(dirfd);
+	if (!d)
 		return false;
-	}
 	struct dirent *e;
 	bool empty = true;
 	while (empty && (e = readdir(d)))
@@ -171,13 +167,9 @@ static int parent_of(int top, const char *rel, bool create, const char **base)
 static void sweep_tree(int fd, int depth)
 {
 	outfile_sweep(fd);
-	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
+	DIR *d = outfile_opendir(fd);
+	if (!d)
 		return;
-	}
 	struct dirent *e;
 	while (depth > 0 && (e = readdir(d))) {
 		if (e->d_name[0] == '.')

@@ -19,15 +19,6 @@
 /* What a GitHub Pages checkout holds before any site is in it. */
 static const char *const pages_files[] = { ".git", "CNAME", ".nojekyll", ".gitignore", "README.md", NULL };
 
-static DIR *open_listing(int dirfd)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d && fd >= 0)
-		close(fd);
-	return d;
-}
-
 static bool dead_tmp(const char *name, const char *base)
 {
 	size_t bl = strlen(base);
@@ -43,7 +34,7 @@ static bool dead_tmp(const char *name, const char *base)
 /* Removes the empty directories under fd (a dead build's listed files are gone). */
 static void rm_empty_dirs(int fd)
 {
-	DIR *d = open_listing(fd);
+	DIR *d = outfile_opendir(fd);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -108,7 +99,7 @@ static void remove_dead(int dfd, const char *name, const char *path)
 		}
 		free(list);
 		if (!n) {
-			DIR *d = open_listing(sub);
+			DIR *d = outfile_opendir(sub);
 			struct dirent *e;
 			while (d && (e = readdir(d)))
 				if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".xsc-site")) {
@@ -133,7 +124,7 @@ static void remove_dead(int dfd, const char *name, const char *path)
 static void sweep(const char *dir, const char *base)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : open_listing(dfd);
+	DIR *d = dfd < 0 ? NULL : outfile_opendir(dfd);
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
 		if (!dead_tmp(e->d_name, base))
@@ -189,7 +180,7 @@ static bool listed(const struct carry *c, const char *rel, bool as_dir)
  * only). A directory xsc wrote into is walked; any other entry moves whole. */
 static int carry(const struct carry *c, int oldfd, int newfd, const char *prefix)
 {
-	DIR *d = open_listing(oldfd);
+	DIR *d = outfile_opendir(oldfd);
 	if (!d)
 		return err("site: cannot read the old site '%s': %m", c->out);
 	int r = 0;
@@ -231,7 +222,7 @@ static int carry(const struct carry *c, int oldfd, int newfd, const char *prefix
 
 static bool pages_checkout(int fd)
 {
-	DIR *d = open_listing(fd);
+	DIR *d = outfile_opendir(fd);
 	struct dirent *e;
 	bool ok = d != NULL;
 	while (ok && (e = readdir(d))) {
