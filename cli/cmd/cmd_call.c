@@ -54,8 +54,8 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 {
 	struct out *o_ = &s->out;
 	struct sbuf line = SBUF_INIT, wb = SBUF_INIT;
-	decode_call(&line, s->cat, sc, o, plan->buf_arg);
-	explain_writeback(&wb, s->cat, plan->buf_arg >= 0 ? sc->st : NULL, o);
+	decode_call(&line, s->cat, sc, o, plan->req.buf_arg);
+	explain_writeback(&wb, s->cat, plan->req.buf_arg >= 0 ? sc->st : NULL, o);
 	const char *en = o->stage == OS_CALLED && o->ret == -1 ? errno_name(o->err) : NULL;
 
 	out_text(o_, "%s\n", line.buf);
@@ -190,7 +190,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		struct sim_opts so = { s->sim_kv, s->check_fields };
 		char kv[16];
 		plan.live = false;
-		sim_call(s->cat, &plan, &so, &o, &ex.text);
+		sim_call(s->cat, &plan.req, &so, &o, &ex.text);
 		sbuf_addf(&target, "sim %s%s", kver_str(s->sim_kv, kv), s->check_fields ? " --check-fields" : "");
 		const char *en = o.ret == -1 ? errno_name(o.err) : NULL;
 		for (size_t k = 0; en && k < sc->nerrors; k++)
@@ -225,7 +225,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		memcpy(pb->data, o.pointed[k], pb->len);
 	}
 	/* the buffer now holds what the kernel left in it, as a program would see it */
-	if (sb && plan.buf_arg >= 0 && !plan.buf_override && o.stage == OS_CALLED)
+	if (sb && plan.req.buf_arg >= 0 && !plan.req.buf_override && o.stage == OS_CALLED)
 		invoke_writeback(&plan, &o, sb->data, sb->len);
 	outcome_release(&s->last);
 	s->last = o;

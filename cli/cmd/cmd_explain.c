@@ -313,11 +313,11 @@ int cmd_explain(struct session *s, int argc, char **argv)
 		struct call_plan plan;
 		memset(&plan, 0, sizeof(plan));
 		sbuf_init(&plan.notes);
-		plan.sc = sc;
-		plan.buf = b->data;
-		plan.buflen = b->len;
-		plan.size = o.size;
-		plan.buf_arg = buf_arg;
+		plan.req.sc = sc;
+		plan.req.buf = b->data;
+		plan.req.buflen = b->len;
+		plan.req.size = o.size;
+		plan.req.buf_arg = buf_arg;
 		struct explanation ex;
 		explanation_init(&ex);
 		explain_outcome(&ex, s->cat, &plan, &o, here);

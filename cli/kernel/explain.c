@@ -119,24 +119,24 @@ static const char *flag_name(const struct flagset *fs, uint64_t bit)
 /* EINVAL: clear one flag bit at a time, then one field at a time, and see what changes. */
 static void bisect_einval(struct explanation *e, const struct catalog *cat, struct call_plan *plan)
 {
-	const struct syscall *sc = plan->sc;
-	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	const struct syscall *sc = plan->req.sc;
+	const struct cstruct *st = plan->req.buf_arg >= 0 ? sc->st : NULL;
 	bool found = false;
 	(void)cat;
 	/* flag words inside the struct */
 	for (size_t i = 0; st && i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
-		if (!f->flagset || f->flagset->kind != FS_BITS || f->count || f->offset + f->size > plan->buflen ||
-		    f->offset + f->size > plan->size)
+		if (!f->flagset || f->flagset->kind != FS_BITS || f->count || f->offset + f->size > plan->req.buflen ||
+		    f->offset + f->size > plan->req.size)
 			continue;
-		uint64_t v = le_load(plan->buf + f->offset, f->elem_size);
+		uint64_t v = le_load(plan->req.buf + f->offset, f->elem_size);
 		for (unsigned b = 0; b < f->elem_size * 8; b++) {
 			uint64_t bit = 1ULL << b;
 			if (!(v & bit))
 				continue;
-			le_store(plan->buf + f->offset, f->elem_size, v & ~bit);
+			le_store(plan->req.buf + f->offset, f->elem_size, v & ~bit);
 			int r = followup(e, plan);
-			le_store(plan->buf + f->offset, f->elem_size, v);
+			le_store(plan->req.buf + f->offset, f->elem_size, v);
 			if (r >= 0 && r != EINVAL) {
 				const char *n = flag_name(f->flagset, bit);
 				say(e, "the kernel refuses bit %u of %s (%s): without it the call gives %s", b, f->name,
@@ -150,14 +150,14 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 		const struct sarg *a = &sc->args[i];
 		if (a->role != AR_FLAGS || !a->flagset || a->flagset->kind != FS_BITS)
 			continue;
-		uint64_t v = plan->args[i];
+		uint64_t v = plan->req.args[i];
 		for (unsigned b = 0; b < 64; b++) {
 			uint64_t bit = 1ULL << b;
 			if (!(v & bit))
 				continue;
-			plan->args[i] = v & ~bit;
+			plan->req.args[i] = v & ~bit;
 			int r = followup(e, plan);
-			plan->args[i] = v;
+			plan->req.args[i] = v;
 			if (r >= 0 && r != EINVAL) {
 				const char *n = flag_name(a->flagset, bit);
 				say(e, "the kernel refuses bit %u of the %s argument (%s): without it the call gives %s", b,
@@ -171,20 +171,20 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 	/* a field constraint: zero one nonzero field at a time */
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
-		if (f == st->size_field || f->offset + f->size > plan->buflen || f->offset + f->size > plan->size)
+		if (f == st->size_field || f->offset + f->size > plan->req.buflen || f->offset + f->size > plan->req.size)
 			continue;
 		unsigned char saved[64];
 		if (f->size > sizeof(saved))
 			continue;
-		memcpy(saved, plan->buf + f->offset, f->size);
+		memcpy(saved, plan->req.buf + f->offset, f->size);
 		bool zero = true;
 		for (unsigned k = 0; k < f->size; k++)
 			zero &= !saved[k];
 		if (zero)
 			continue;
-		memset(plan->buf + f->offset, 0, f->size);
+		memset(plan->req.buf + f->offset, 0, f->size);
 		int r = followup(e, plan);
-		memcpy(plan->buf + f->offset, saved, f->size);
+		memcpy(plan->req.buf + f->offset, saved, f->size);
 		if (r >= 0 && r != EINVAL) {
 			say(e, "the value of %s is refused here (with %s zero the call gives %s): a constraint between fields",
 			    f->name, f->name, r ? errno_name(r) : "success");
@@ -198,8 +198,8 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
 		     const struct outcome *o, uint32_t kv)
 {
-	const struct syscall *sc = plan->sc;
-	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	const struct syscall *sc = plan->req.sc;
+	const struct cstruct *st = plan->req.buf_arg >= 0 ? sc->st : NULL;
 	char kvs[16], since[16];
 	if (plan->notes.len)
 		say(e, "%s", plan->notes.buf);
@@ -276,7 +276,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 			say(e, "size %llu is below the first version (%u): %s answers E2BIG rather than EINVAL", (unsigned long long)size,
 			    ver0, sc->name);
 		} else {
-			uint64_t end = size < plan->buflen ? size : plan->buflen;
+			uint64_t end = size < plan->req.buflen ? size : plan->req.buflen;
 			uint64_t off = ksize;
 			while (off < end && !o->before[off])
 				off++;
@@ -288,7 +288,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 				else
 					say(e, "byte %llu is nonzero (0x%02x), past this kernel's struct (%u) and past every field the catalogue knows",
 					    (unsigned long long)off, o->before[off], ksize);
-			} else if (size > plan->buflen) {
+			} else if (size > plan->req.buflen) {
 				say(e, "size %llu is past the memory xsc holds; the kernel refused it without a fault", (unsigned long long)size);
 			} else {
 				say(e, "no byte past this kernel's struct (%u) is nonzero: E2BIG came from a check inside the struct", ksize);

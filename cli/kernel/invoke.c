@@ -23,7 +23,6 @@
 
 #define CLONE_VM_FLAG 0x100ULL
 #define STACK_LEN (64 * 1024)
-#define EXTRA_LEN 4096
 
 static long arch_nr(const struct syscall *sc)
 {
@@ -73,68 +72,6 @@ static enum prep_kind prep_for(const struct syscall *sc)
 	return PREP_NONE;
 }
 
-static const char *find_override(int nover, char **over, const char *name)
-{
-	size_t n = strlen(name);
-	for (int i = 0; i < nover; i++)
-		if (!strncmp(over[i], name, n) && over[i][n] == '=')
-			return over[i] + n + 1;
-	return NULL;
-}
-
-static const char *role_what(enum arg_role r)
-{
-	switch (r) {
-	case AR_FD: return "a descriptor";
-	case AR_PID: return "a pid";
-	case AR_CMD: return "a command";
-	default: return "a number";
-	}
-}
-
-/* Bytes for a struct or buffer argument: guarded like the session's buffer, so the kernel
- * reads zeros up to the page end, then faults, and never xsc's heap. */
-static void *guarded_copy(const void *bytes, size_t n, size_t len, size_t *map_len)
-{
-	unsigned char *p = invoke_map_guarded(n > len ? n : len, map_len);
-	memcpy(p, bytes, n);
-	return p;
-}
-
-/* Sets argument i from text; *text_len gets the length of a "string" value (else 0). */
-static int arg_value(const struct catalog *cat, const struct sarg *a, const char *text, bool raw_path,
-		     struct call_plan *plan, int i, size_t *text_len)
-{
-	*text_len = 0;
-	if (raw_path && text[0] != '"') {
-		plan->strings[i] = xstrdup(text);
-		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
-		return 0;
-	}
-	struct value v;
-	if (value_parse(cat, a->flagset, text, &v) < 0)
-		return err("argument '%s' of %s: cannot use '%s'", a->name, plan->sc->name, text);
-	int r = 0;
-	if (v.kind == VK_STRING && (a->role == AR_STRUCT || a->role == AR_PTR)) {
-		plan->strings[i] = guarded_copy(v.text, v.text_len, v.text_len + 1, &plan->string_map[i]);
-		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
-		*text_len = v.text_len;
-	} else if (v.kind == VK_STRING && a->role == AR_PATH) {
-		plan->strings[i] = xmalloc(v.text_len + 1);
-		memcpy(plan->strings[i], v.text, v.text_len);
-		plan->strings[i][v.text_len] = '\0';
-		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
-	} else if (v.kind == VK_STRING) {
-		r = err("argument '%s' of %s is %s; a \"string\" does not fit it", a->name, plan->sc->name, role_what(a->role));
-	} else if (v.kind == VK_INT) {
-		plan->args[i] = v.bits;
-	} else {
-		r = err("argument '%s': &BUFFER is only for struct fields", a->name);
-	}
-	value_release(&v);
-	return r;
-}
-
 void *invoke_map_guarded(size_t len, size_t *map_len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -147,203 +84,6 @@ void *invoke_map_guarded(size_t len, size_t *map_len)
 	mprotect(p + body, page, PROT_NONE);
 	*map_len = body + page;
 	return p;
-}
-
-/* buf's 8 bytes at off hold an address of xsc's (invoke_writeback keeps it out of the session) */
-static void note_supplied(struct call_plan *plan, uint32_t off)
-{
-	ALLOC_GROW(plan->supplied, plan->nsupplied + 1, plan->supplied_alloc);
-	plan->supplied[plan->nsupplied++] = off;
-}
-
-static int plan_buffer(const struct structbuf *sb, const struct buffer_lookup *bufs, struct call_plan *plan)
-{
-	plan->buflen = sb->len;
-	plan->buf = invoke_map_guarded(sb->len, &plan->map_len);
-	memcpy(plan->buf, sb->data, sb->len);
-	plan->nsupplied = 0; /* the slots of an earlier buffer (ARG=&NAME replaced it) */
-	for (size_t i = 0; i < sb->nrelocs; i++) {
-		const struct reloc *r = &sb->relocs[i];
-		uint64_t addr;
-		if (r->kind == RL_STRING) {
-			addr = (uint64_t)(uintptr_t)r->text;
-		} else {
-			struct structbuf *o = bufs ? bufs->find(bufs->ctx, r->text) : NULL;
-			if (!o)
-				return err("field at offset %u points at buffer '%s', which no longer exists", r->offset, r->text);
-			if (plan->ncopies == ARRAY_SIZE(plan->copies))
-				return err("too many &BUFFER pointers in one struct");
-			void *copy = xmalloc(o->len);
-			memcpy(copy, o->data, o->len);
-			plan->copy_len[plan->ncopies] = o->len;
-			plan->copy_name[plan->ncopies] = o->name;
-			plan->copies[plan->ncopies++] = copy;
-			addr = (uint64_t)(uintptr_t)copy;
-		}
-		memcpy(plan->buf + r->offset, &addr, 8);
-		note_supplied(plan, r->offset);
-	}
-	plan->size = plan->sc->size_where == SW_FIELD ? structbuf_kernel_size(sb) : sb->size;
-	return 0;
-}
-
-/* Every override names an argument of sc. */
-static int check_override_names(const struct syscall *sc, int nover, char **over)
-{
-	for (int i = 0; i < nover; i++) {
-		const char *eq = strchr(over[i], '=');
-		bool known = false;
-		for (size_t k = 0; eq && k < sc->nargs; k++)
-			known |= strlen(sc->args[k].name) == (size_t)(eq - over[i]) &&
-				 !strncmp(sc->args[k].name, over[i], (size_t)(eq - over[i]));
-		if (!known) {
-			struct sbuf names = SBUF_INIT;
-			for (size_t k = 0; k < sc->nargs; k++)
-				sbuf_addf(&names, "%s%s", k ? ", " : "", sc->args[k].name);
-			int r = eq ? err("%s has no argument '%.*s' (its arguments: %s)", sc->name, (int)(eq - over[i]), over[i], names.buf)
-				   : usage_err("call: arguments are NAME=VALUE, not '%s'", over[i]);
-			sbuf_release(&names);
-			return r;
-		}
-	}
-	return 0;
-}
-
-/* Would argument a carry the session's buffer? */
-static bool takes_buffer(const struct sarg *a, const struct structbuf *sb, const struct call_plan *plan)
-{
-	return sb && plan->buf_arg < 0 && (a->role == AR_STRUCT || a->role == AR_PTR) &&
-	       (a->st == sb->st || (a->role == AR_STRUCT && !a->st));
-}
-
-/* ARG="bytes" for the call's own struct: the bytes become the buffer, zero-filled to the
- * session buffer's length, so the checks and the kernel read the same memory. */
-static void adopt_override(struct call_plan *plan, int i, size_t text_len, const struct structbuf *sb)
-{
-	size_t map_len;
-	unsigned char *p = guarded_copy(plan->strings[i], text_len, sb->len, &map_len);
-	munmap(plan->strings[i], plan->string_map[i]);
-	plan->strings[i] = NULL;
-	plan->string_map[i] = 0;
-	if (plan->buf)
-		munmap(plan->buf, plan->map_len);
-	plan->buf = p;
-	plan->map_len = map_len;
-	plan->buflen = text_len > sb->len ? text_len : sb->len;
-	plan->buf_arg = i;
-	plan->buf_override = true;
-	plan->args[i] = (uint64_t)(uintptr_t)p;
-}
-
-/* ARG=&NAME for a struct argument: buffer NAME's bytes, guarded and checked like the
- * current buffer; for the call's own struct it replaces the current buffer. */
-static int override_buffer(const struct sarg *a, const char *name, const struct structbuf *sb,
-			   const struct buffer_lookup *bufs, struct call_plan *plan, int i)
-{
-	struct structbuf *o = bufs ? bufs->find(bufs->ctx, name) : NULL;
-	if (!o)
-		return err("argument '%s': there is no buffer named '%s'", a->name, name);
-	if (a->st && o->st != a->st)
-		return err("argument '%s' of %s is a struct %s, but buffer '%s' is a struct %s", a->name, plan->sc->name,
-			   a->st->name, name, o->st ? o->st->name : "of no kind");
-	if (!takes_buffer(a, sb, plan)) {
-		plan->strings[i] = guarded_copy(o->data, o->len, o->len, &plan->string_map[i]);
-		plan->args[i] = (uint64_t)(uintptr_t)plan->strings[i];
-		return 0;
-	}
-	if (plan->buf)
-		munmap(plan->buf, plan->map_len);
-	plan->buf = NULL;
-	if (plan_buffer(o, bufs, plan) < 0)
-		return -1;
-	plan->buf_arg = i;
-	plan->buf_override = o != sb;
-	plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
-	return 0;
-}
-
-static int override_arg(const struct catalog *cat, const struct sarg *a, const char *text, const struct structbuf *sb,
-			const struct buffer_lookup *bufs, struct call_plan *plan, int i)
-{
-	size_t text_len;
-	bool buffer = takes_buffer(a, sb, plan);
-	if (text[0] == '&' && (a->role == AR_STRUCT || a->role == AR_PTR))
-		return override_buffer(a, text + 1, sb, bufs, plan, i);
-	if (arg_value(cat, a, text, a->role == AR_PATH, plan, i, &text_len) < 0)
-		return -1;
-	if (buffer && plan->string_map[i])
-		adopt_override(plan, i, text_len, sb);
-	if (a->role == AR_SIZE && plan->sc->size_where == SW_POINTER) {
-		/* size=N is what the pointer points at, not an address of the user's choosing */
-		if (plan->args[i] > UINT32_MAX)
-			return err("argument '%s' of %s: %llu does not fit the u32 it points at", a->name, plan->sc->name,
-				   (unsigned long long)plan->args[i]);
-		plan->size = plan->size_cell = (uint32_t)plan->args[i];
-		plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
-	} else if (a->role == AR_SIZE) {
-		plan->size = plan->args[i];
-	}
-	return 0;
-}
-
-static uint64_t ioctl_request(const struct syscall *sc, uint64_t size)
-{
-	unsigned dir = !strcmp(sc->ioctl_dir, "rw") ? 3 : !strcmp(sc->ioctl_dir, "r") ? 2 : !strcmp(sc->ioctl_dir, "w") ? 1 : 0;
-	return ((uint64_t)dir << 30) | (size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
-}
-
-/* An argument no override names: the buffer, an output buffer, the size, a prepared
- * descriptor, an ioctl's request, or the catalogue's default. */
-static int default_arg(const struct catalog *cat, const struct sarg *a, const struct structbuf *sb,
-		       struct call_plan *plan, int i)
-{
-	const struct syscall *sc = plan->sc;
-	size_t text_len;
-	switch (a->role) {
-	case AR_STRUCT:
-	case AR_PTR:
-		if (takes_buffer(a, sb, plan)) {
-			plan->args[i] = (uint64_t)(uintptr_t)plan->buf;
-			plan->buf_arg = i;
-		} else if (a->def) {
-			return arg_value(cat, a, a->def, false, plan, i, &text_len);
-		} else if (plan->extra_arg < 0) {
-			plan->extra_len = a->st && a->st->size > EXTRA_LEN ? a->st->size : EXTRA_LEN;
-			plan->extra = invoke_map_guarded(plan->extra_len, &plan->extra_map);
-			plan->extra_arg = i;
-			plan->args[i] = (uint64_t)(uintptr_t)plan->extra;
-		}
-		return 0;
-	case AR_SIZE:
-		if (sc->size_where == SW_POINTER) {
-			/* with no struct buffer the size describes the output buffer */
-			plan->size_cell = (uint32_t)(sb ? plan->size : EXTRA_LEN);
-			plan->args[i] = (uint64_t)(uintptr_t)&plan->size_cell;
-		} else {
-			plan->args[i] = plan->size;
-		}
-		return 0;
-	case AR_FD:
-		if (!a->def && plan->prep != PREP_NONE) {
-			plan->prep_arg = i;
-			return 0;
-		}
-		break;
-	case AR_CMD:
-		if (sc->is_ioctl && sc->size_where == SW_IOCTL) {
-			if (plan->size > 0x3fff)
-				return err("size %llu cannot be encoded in an ioctl number (14 bits: at most 16383)",
-					   (unsigned long long)plan->size);
-			plan->args[i] = ioctl_request(sc, plan->size);
-			return 0;
-		}
-		break;
-	default:
-		break;
-	}
-	if (a->def && arg_value(cat, a, a->def, a->role == AR_PATH && a->def[0] != '"', plan, i, &text_len) < 0)
-		return -1;
-	return 0;
 }
 
 /* Nothing outside the sandbox changes unless asked: with --unsafe the checks that would
@@ -375,8 +115,8 @@ static int plan_trust(struct call_plan *plan, const struct sysent *se, bool unsa
 static void supply_stack(struct call_plan *plan)
 {
 	uint64_t flags, stack;
-	memcpy(&flags, plan->buf, 8);
-	memcpy(&stack, plan->buf + 40, 8);
+	memcpy(&flags, plan->req.buf, 8);
+	memcpy(&stack, plan->req.buf + 40, 8);
 	if (!(flags & CLONE_VM_FLAG) || stack)
 		return;
 	plan->stack_len = STACK_LEN;
@@ -384,12 +124,20 @@ static void supply_stack(struct call_plan *plan)
 	if (plan->stack == MAP_FAILED)
 		die("out of memory (stack)");
 	uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
-	memcpy(plan->buf + 40, &s, 8);
-	memcpy(plan->buf + 48, &l, 8);
-	note_supplied(plan, 40);
-	note_supplied(plan, 48);
+	memcpy(plan->req.buf + 40, &s, 8);
+	memcpy(plan->req.buf + 48, &l, 8);
+	request_note_supplied(&plan->req, 40);
+	request_note_supplied(&plan->req, 48);
 	sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
 }
+
+/* The live call's memory: guarded pages (invoke_map_guarded). */
+static void unmap_guarded(void *p, size_t map_len)
+{
+	munmap(p, map_len);
+}
+
+static const struct request_memory guarded = { invoke_map_guarded, unmap_guarded };
 
 int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
 		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
@@ -400,8 +148,8 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	memset(plan, 0, sizeof(*plan));
 	sbuf_init(&plan->notes);
 	sbuf_init(&plan->lifted);
-	plan->sc = sc;
-	plan->buf_arg = plan->extra_arg = plan->prep_arg = -1;
+	plan->req.sc = sc;
+	plan->req.buf_arg = plan->req.extra_arg = plan->prep_arg = -1;
 	plan->timeout_ms = timeout_ms;
 	plan->live = true;
 	plan->probe = flags & PLAN_PROBE;
@@ -416,29 +164,15 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->ns = !strcmp(plan->safety, "namespace");
 	plan->clone3 = !strcmp(sc->name, "clone3");
 	plan->rseq_unregister = !strcmp(sc->name, "rseq");
-	if (sc->nargs > 6)
-		return err("%s has more than six arguments", sc->name);
-	plan->nargs = (int)sc->nargs;
-	if (check_override_names(sc, nover, over) < 0)
+	if (request_build(cat, sc, sb, bufs, nover, over, &guarded, &plan->req) < 0)
 		return -1;
-	if (sb && sc->st && sb->st != sc->st) {
-		bool other_struct_arg = false;
-		for (size_t k = 0; k < sc->nargs; k++)
-			other_struct_arg |= sc->args[k].st == sb->st;
-		if (!other_struct_arg)
-			return err("the current buffer is struct %s but %s takes struct %s; 'new %s' makes one",
-				   sb->st->name, sc->name, sc->st->name, sc->name);
-	}
-	if (sb && plan_buffer(sb, bufs, plan) < 0)
-		return -1;
-	for (int i = 0; i < plan->nargs; i++) {
-		const char *text = find_override(nover, over, sc->args[i].name);
-		if ((text ? override_arg(cat, &sc->args[i], text, sb, bufs, plan, i) : default_arg(cat, &sc->args[i], sb, plan, i)) < 0)
-			return -1;
-	}
+	/* the prepared descriptor goes where the catalogue names none and no override does */
+	for (int i = 0; i < plan->req.nargs && plan->prep != PREP_NONE; i++)
+		if (sc->args[i].role == AR_FD && !sc->args[i].def && !(plan->req.overridden & 1u << i))
+			plan->prep_arg = i;
 	if (se && plan_trust(plan, se, flags & PLAN_UNSAFE) < 0)
 		return -1;
-	if (plan->clone3 && plan->buf && plan->buflen >= 48)
+	if (plan->clone3 && plan->req.buf && plan->req.buflen >= 48)
 		supply_stack(plan);
 	plan->raw_addresses = trust_raw_addresses(plan);
 	return 0;
@@ -446,21 +180,9 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 
 void invoke_plan_release(struct call_plan *plan)
 {
-	if (plan->buf)
-		munmap(plan->buf, plan->map_len);
+	request_release(&plan->req);
 	if (plan->stack)
 		munmap(plan->stack, plan->stack_len);
-	free(plan->supplied);
-	if (plan->extra)
-		munmap(plan->extra, plan->extra_map);
-	for (int i = 0; i < 6; i++) {
-		if (plan->string_map[i])
-			munmap(plan->strings[i], plan->string_map[i]);
-		else
-			free(plan->strings[i]);
-	}
-	for (size_t i = 0; i < plan->ncopies; i++)
-		free(plan->copies[i]);
 	sbuf_release(&plan->notes);
 	sbuf_release(&plan->lifted);
 	memset(plan, 0, sizeof(*plan));
@@ -589,14 +311,14 @@ int invoke_rseq_release(void)
 
 static void send_report(const struct call_plan *plan, int wr, struct record *rec)
 {
-	rec->size_cell = plan->size_cell;
+	rec->size_cell = plan->req.size_cell;
 	write_all(wr, rec, sizeof(*rec));
-	if (plan->buf)
-		write_all(wr, plan->buf, plan->buflen);
-	if (plan->extra)
-		write_all(wr, plan->extra, plan->extra_len);
-	for (size_t i = 0; i < plan->ncopies; i++) /* what the kernel wrote through &NAME pointers */
-		write_all(wr, plan->copies[i], plan->copy_len[i]);
+	if (plan->req.buf)
+		write_all(wr, plan->req.buf, plan->req.buflen);
+	if (plan->req.extra)
+		write_all(wr, plan->req.extra, plan->req.extra_len);
+	for (size_t i = 0; i < plan->req.ncopies; i++) /* what the kernel wrote through &NAME pointers */
+		write_all(wr, plan->req.copies[i], plan->req.copy_len[i]);
 }
 
 /* What clone3's caller leaves for the process that waits for it (memory they share). */
@@ -613,7 +335,7 @@ static void NORETURN call_and_report(const struct call_plan *plan, int wr, unsig
 	uint64_t a[6];
 	const char *step;
 	int e;
-	memcpy(a, plan->args, sizeof(a));
+	memcpy(a, plan->req.args, sizeof(a));
 	if (plan->prep != PREP_NONE) {
 		long fd = invoke_prep(plan->prep, &e);
 		if (fd < 0) {
@@ -762,7 +484,7 @@ static int read_until(int fd, void *p, size_t n, uint64_t deadline)
  * the rest of the file system; with only them, such calls need --unsafe. */
 static bool needs_landlock(const struct call_plan *plan)
 {
-	const struct syscall *sc = plan->sc;
+	const struct syscall *sc = plan->req.sc;
 	if (plan->unsafe || strcmp(plan->safety, "sandbox"))
 		return false;
 	for (size_t i = 0; i < sc->nargs; i++)
@@ -776,9 +498,9 @@ void invoke_writeback(const struct call_plan *plan, const struct outcome *out, u
 	size_t n = out->len < len ? out->len : len;
 	for (size_t i = 0; i < n; i++) {
 		bool ours = false;
-		for (size_t k = 0; k < plan->nsupplied && !ours; k++)
-			ours = i >= plan->supplied[k] && i < plan->supplied[k] + 8 && plan->supplied[k] + 8 <= plan->buflen &&
-			       !memcmp(out->after + plan->supplied[k], plan->buf + plan->supplied[k], 8);
+		for (size_t k = 0; k < plan->req.nsupplied && !ours; k++)
+			ours = i >= plan->req.supplied[k] && i < plan->req.supplied[k] + 8 && plan->req.supplied[k] + 8 <= plan->req.buflen &&
+			       !memcmp(out->after + plan->req.supplied[k], plan->req.buf + plan->req.supplied[k], 8);
 		if (!ours)
 			dst[i] = out->after[i];
 	}
@@ -789,17 +511,17 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	struct sandbox box = { NULL, -1 };
 	int fds[2];
 	outcome_init(out);
-	if (plan->sc->designed)
-		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->sc->name);
+	if (plan->req.sc->designed)
+		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->req.sc->name);
 	if (sig_interrupted()) /* explain's follow-up calls, a demo's next call: not after ^C */
 		return sig_interrupt_err();
 	int landlock_abi = sandbox_landlock_abi();
 	if (!landlock_abi && needs_landlock(plan))
 		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",
-			   plan->sc->name);
+			   plan->req.sc->name);
 	unsigned needs = plan->ns ? SB_MNT : 0;
 	for (int i = 0; i < 6; i++)
-		needs |= sandbox_needs(plan->strings[i]);
+		needs |= sandbox_needs(plan->req.strings[i]);
 	if (sandbox_create(&box, needs) < 0)
 		return -1;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
@@ -821,27 +543,27 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	close(fds[1]);
 	struct record rec;
 	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
-	memcpy(out->args, plan->args, sizeof(out->args));
-	out->size = plan->size;
-	out->len = plan->buflen;
-	out->before = xmalloc(plan->buflen ? plan->buflen : 1);
-	if (plan->buf)
-		memcpy(out->before, plan->buf, plan->buflen);
-	out->after = xcalloc(1, plan->buflen ? plan->buflen : 1);
-	out->extra_len = plan->extra_len;
-	out->extra_arg = plan->extra_arg;
-	out->extra = plan->extra_len ? xcalloc(1, plan->extra_len) : NULL;
+	memcpy(out->args, plan->req.args, sizeof(out->args));
+	out->size = plan->req.size;
+	out->len = plan->req.buflen;
+	out->before = xmalloc(plan->req.buflen ? plan->req.buflen : 1);
+	if (plan->req.buf)
+		memcpy(out->before, plan->req.buf, plan->req.buflen);
+	out->after = xcalloc(1, plan->req.buflen ? plan->req.buflen : 1);
+	out->extra_len = plan->req.extra_len;
+	out->extra_arg = plan->req.extra_arg;
+	out->extra = plan->req.extra_len ? xcalloc(1, plan->req.extra_len) : NULL;
 	int r = read_until(fds[0], &rec, sizeof(rec), deadline);
-	if (!r && plan->buflen)
-		r = read_until(fds[0], out->after, plan->buflen, deadline);
-	if (!r && plan->extra_len)
-		r = read_until(fds[0], out->extra, plan->extra_len, deadline);
-	for (size_t i = 0; !r && i < plan->ncopies; i++) {
-		out->pointed[i] = xmalloc(plan->copy_len[i]);
-		out->pointed_len[i] = plan->copy_len[i];
-		out->pointed_name[i] = plan->copy_name[i];
+	if (!r && plan->req.buflen)
+		r = read_until(fds[0], out->after, plan->req.buflen, deadline);
+	if (!r && plan->req.extra_len)
+		r = read_until(fds[0], out->extra, plan->req.extra_len, deadline);
+	for (size_t i = 0; !r && i < plan->req.ncopies; i++) {
+		out->pointed[i] = xmalloc(plan->req.copy_len[i]);
+		out->pointed_len[i] = plan->req.copy_len[i];
+		out->pointed_name[i] = plan->req.copy_name[i];
 		out->npointed = i + 1;
-		r = read_until(fds[0], out->pointed[i], plan->copy_len[i], deadline);
+		r = read_until(fds[0], out->pointed[i], plan->req.copy_len[i], deadline);
 	}
 	bool got = r == 0;
 	out->elapsed_us = now_us() - t0;
@@ -865,8 +587,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		out->err = rec.err;
 		if (plan->prep_arg >= 0 && rec.prep_fd >= 0)
 			out->args[plan->prep_arg] = (uint64_t)rec.prep_fd;
-		if (plan->sc->size_where == SW_POINTER) {
-			out->size_cell_before = plan->size_cell;
+		if (plan->req.sc->size_where == SW_POINTER) {
+			out->size_cell_before = plan->req.size_cell;
 			out->size_cell_after = rec.size_cell;
 			out->has_size_cell = true;
 		}
@@ -881,8 +603,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	} else {
 		out->stage = OS_TIMEOUT;
 	}
-	if (!got && plan->buf)
-		memcpy(out->after, plan->buf, plan->buflen);
+	if (!got && plan->req.buf)
+		memcpy(out->after, plan->req.buf, plan->req.buflen);
 	sandbox_destroy(&box);
 	if (sig_interrupted()) /* the child is gone and its sandbox removed: no outcome to show */
 		outcome_release(out);

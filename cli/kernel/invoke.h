@@ -1,6 +1,7 @@
 /* invoke: one real syscall, in a forked child inside a fresh sandbox, with a timeout.
- * invoke_plan turns a catalogue entry, the current buffer and ARG=VALUE overrides into
- * raw arguments (refusing what could change anything outside the sandbox); invoke_run
+ * invoke_plan makes a request (model/request.h) of a catalogue entry, the current buffer
+ * and ARG=VALUE overrides, in guarded memory, and adds a prepared descriptor and what the
+ * call needs (refusing what could change anything outside the sandbox); invoke_run
  * runs a plan and fills an outcome. The child follows the fork protocol: everything is
  * allocated before fork(), the child makes only async-signal-safe calls and reports
  * through one fixed-size record followed by the buffers. */
@@ -11,33 +12,17 @@
 #include <stdint.h>
 #include "model/catalog.h"
 #include "model/outcome.h"
+#include "model/request.h"
 #include "model/structbuf.h"
 
 enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR };
 
+/* A request (model/request.h) with what only a live call needs. */
 struct call_plan {
-	const struct syscall *sc;
+	struct call_request req; /* its buffers on pages of their own, a guard page after each */
 	long nr;
-	int nargs;
-	uint64_t args[6];
-	unsigned char *buf;      /* the struct, at the start of its own pages, a guard page after */
-	size_t buflen, map_len;
-	int buf_arg;             /* the argument that points at buf, or -1 */
-	uint64_t size;           /* what the kernel reads as the size */
-	unsigned char *extra;    /* output buffer for another pointer argument, guarded like buf */
-	size_t extra_len, extra_map;
-	int extra_arg;
-	uint32_t size_cell;      /* size passed through a pointer (lsm calls) */
-	char *strings[6];        /* path and name strings the arguments point at */
-	size_t string_map[6];    /* nonzero: strings[i] is a guarded mapping of this length */
-	void *copies[8];         /* copies of buffers that &NAME pointers point at */
-	size_t copy_len[8];
-	const char *copy_name[8]; /* the buffers they copy (the plan's caller owns the names) */
-	size_t ncopies;
 	void *stack;             /* a stack xsc supplied for clone3 with CLONE_VM */
 	size_t stack_len;
-	uint32_t *supplied;      /* offsets of 8-byte slots of buf that hold xsc's addresses (heap) */
-	size_t nsupplied, supplied_alloc;
 	enum prep_kind prep;
 	int prep_arg;            /* the argument the prepared fd goes into */
 	const char *safety; /* the build's safety class of a live call (systable) */
@@ -45,16 +30,10 @@ struct call_plan {
 	bool live;               /* may run again (explain's follow-up calls) */
 	unsigned timeout_ms;
 	struct sbuf notes;       /* what xsc did to the arguments (supplied a stack, …) */
-	bool buf_override;       /* buf holds an ARG="bytes" override, not the session's buffer */
 	bool unsafe;             /* a live call whose argument checks --unsafe lifted */
 	bool probe;              /* planned with PLAN_PROBE */
 	unsigned raw_addresses;  /* trust_raw_addresses(): arguments xsc must not read */
 	struct sbuf lifted;      /* the checks it lifted, a line each */
-};
-
-struct buffer_lookup {
-	struct structbuf *(*find)(void *ctx, const char *name);
-	void *ctx;
 };
 
 enum plan_flags {

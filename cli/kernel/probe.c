@@ -329,7 +329,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	}
 	structbuf_free(sb);
 	for (int i = 0; i < 6; i++)
-		*needs |= sandbox_needs(p->plan.strings[i]);
+		*needs |= sandbox_needs(p->plan.req.strings[i]);
 	if (p->plan.ns)
 		*needs |= SB_MNT;
 	p->size_arg = -1;
@@ -347,9 +347,9 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 		if (!strcmp(sc->name, specials[i].name))
 			p->special = specials[i].sp;
 	if (st) {
-		p->pristine_len = p->plan.buflen;
+		p->pristine_len = p->plan.req.buflen;
 		p->pristine = xmalloc(p->pristine_len);
-		memcpy(p->pristine, p->plan.buf, p->pristine_len);
+		memcpy(p->pristine, p->plan.req.buf, p->pristine_len);
 		if (p->bisect_size)
 			add_candidates(p, st);
 	}
@@ -392,7 +392,7 @@ static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, lo
 	if (p->size_arg >= 0)
 		a[p->size_arg] = size;
 	if (p->size_field_off >= 0)
-		le_store(p->plan.buf + p->size_field_off, p->size_field_width, size);
+		le_store(p->plan.req.buf + p->size_field_off, p->size_field_width, size);
 	if (p->plan.prep != PREP_NONE) {
 		long fd = invoke_prep(p->plan.prep, &e);
 		if (fd < 0)
@@ -406,7 +406,7 @@ static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, lo
 		*ret = r;
 	syscall(SYS_close_range, fd_base, ~0U, 0); /* what the call (or its prep) opened */
 	if (!keep && p->pristine)
-		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
 	return r == -1 ? e : 0;
 }
 
@@ -424,8 +424,8 @@ static void query(struct sprobe *p, const char *name, int64_t v, bool ok)
 static bool e2big_at(struct sprobe *p, unsigned off)
 {
 	uint64_t a[6];
-	memcpy(a, p->plan.args, sizeof(a));
-	p->plan.buf[off] = 1;
+	memcpy(a, p->plan.req.args, sizeof(a));
+	p->plan.req.buf[off] = 1;
 	int e = do_call(p, a, p->bisect_size, false, NULL);
 	return e == E2BIG;
 }
@@ -435,11 +435,11 @@ static void probe_size(struct sprobe *p)
 	if (p->writeback) {
 		/* sched_setattr, perf_event_open: a size below VER0 makes the kernel write its own */
 		uint64_t a[6];
-		memcpy(a, p->plan.args, sizeof(a));
+		memcpy(a, p->plan.req.args, sizeof(a));
 		if (do_call(p, a, 1, true, NULL) == E2BIG)
-			p->ksize_wb = (int32_t)le_load(p->plan.buf + p->size_field_off, p->size_field_width);
+			p->ksize_wb = (int32_t)le_load(p->plan.req.buf + p->size_field_off, p->size_field_width);
 		if (p->pristine)
-			memcpy(p->plan.buf, p->pristine, p->pristine_len);
+			memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
 	}
 	if (!p->bisect_size || !p->ncand)
 		return;
@@ -469,17 +469,17 @@ static void probe_flags(struct sprobe *p)
 		if (fp->inconclusive)
 			continue;
 		uint64_t a[6];
-		memcpy(a, p->plan.args, sizeof(a));
+		memcpy(a, p->plan.req.args, sizeof(a));
 		if (fp->field_off >= 0) {
-			uint64_t v = le_load(p->plan.buf + fp->field_off, fp->width);
-			le_store(p->plan.buf + fp->field_off, fp->width, v | fp->bit);
+			uint64_t v = le_load(p->plan.req.buf + fp->field_off, fp->width);
+			le_store(p->plan.req.buf + fp->field_off, fp->width, v | fp->bit);
 		} else {
 			a[fp->arg] = fp->bit; /* an argument's flag alone, without its default */
 		}
 		for (int c = 0; c < fp->ncomp; c++) {
 			if (fp->comp[c].off >= 0) {
-				uint64_t v = fp->comp[c].off == fp->field_off ? le_load(p->plan.buf + fp->comp[c].off, fp->comp[c].width) : 0;
-				le_store(p->plan.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
+				uint64_t v = fp->comp[c].off == fp->field_off ? le_load(p->plan.req.buf + fp->comp[c].off, fp->comp[c].width) : 0;
+				le_store(p->plan.req.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
 			} else if (fp->comp[c].arg >= 0) {
 				a[fp->comp[c].arg] = fp->comp[c].arg == fp->arg ? a[fp->arg] | fp->comp[c].value : fp->comp[c].value;
 			}
@@ -498,7 +498,7 @@ static void probe_queries(struct sprobe *p)
 {
 	uint64_t a[6];
 	long ret;
-	memcpy(a, p->plan.args, sizeof(a));
+	memcpy(a, p->plan.req.args, sizeof(a));
 	if (p->special == SP_LANDLOCK) {
 		uint64_t q[6] = { 0, 0, 1 /* VERSION */ };
 		int e = do_call(p, q, 0, false, &ret);
@@ -509,21 +509,21 @@ static void probe_queries(struct sprobe *p)
 	} else if (p->special == SP_IORING_PROBE) {
 		a[3] = 64; /* nr_args: the header is followed by 64 io_uring_probe_op entries */
 		int e = do_call(p, a, p->newest, true, &ret);
-		unsigned supported = 0, len = p->plan.buf[1];
-		for (unsigned i = 0; i < len && 16 + i * 8 + 8 <= p->plan.buflen; i++)
-			supported += le_load(p->plan.buf + 16 + i * 8 + 2, 2) & 1;
-		query(p, "io_uring_last_op", p->plan.buf[0], !e);
+		unsigned supported = 0, len = p->plan.req.buf[1];
+		for (unsigned i = 0; i < len && 16 + i * 8 + 8 <= p->plan.req.buflen; i++)
+			supported += le_load(p->plan.req.buf + 16 + i * 8 + 2, 2) & 1;
+		query(p, "io_uring_last_op", p->plan.req.buf[0], !e);
 		query(p, "io_uring_ops_supported", supported, !e);
 		if (p->pristine)
-			memcpy(p->plan.buf, p->pristine, p->pristine_len);
-	} else if (p->special == SP_STATMOUNT && p->plan.extra) {
-		le_store(p->plan.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
+			memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+	} else if (p->special == SP_STATMOUNT && p->plan.req.extra) {
+		le_store(p->plan.req.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
 		int e = do_call(p, a, p->newest, false, &ret);
-		query(p, "statmount_supported_mask", (int64_t)le_load(p->plan.extra + 144, 8), !e);
-	} else if (p->special == SP_STATX && p->plan.extra) {
+		query(p, "statmount_supported_mask", (int64_t)le_load(p->plan.req.extra + 144, 8), !e);
+	} else if (p->special == SP_STATX && p->plan.req.extra) {
 		a[3] = 0x7fffffff; /* every bit but STATX__RESERVED */
 		int e = do_call(p, a, 0, false, &ret);
-		query(p, "statx_mask", (int64_t)le_load(p->plan.extra, 4), !e);
+		query(p, "statx_mask", (int64_t)le_load(p->plan.req.extra, 4), !e);
 	}
 }
 
@@ -531,22 +531,22 @@ static void run_one(struct sprobe *p)
 {
 	uint64_t t0 = mono_us(), a[6];
 	long ret;
-	memcpy(a, p->plan.args, sizeof(a));
+	memcpy(a, p->plan.req.args, sizeof(a));
 	p->base_err = do_call(p, a, p->newest, true, &ret);
 	/* what the baseline call wrote back answers some questions by itself */
 	if (!p->base_err && p->special == SP_UFFD)
-		query(p, "uffd_features", (int64_t)le_load(p->plan.buf + 8, 8), true);
+		query(p, "uffd_features", (int64_t)le_load(p->plan.req.buf + 8, 8), true);
 	if (!p->base_err && p->special == SP_IORING_QUERY) {
 		/* the answer went where query_data points: the scratch area */
-		const unsigned char *ans = (const unsigned char *)(uintptr_t)le_load(p->plan.buf + 8, 8);
+		const unsigned char *ans = (const unsigned char *)(uintptr_t)le_load(p->plan.req.buf + 8, 8);
 		query(p, "io_uring_request_opcodes", (int64_t)le_load(ans, 4), true);
 		query(p, "io_uring_register_opcodes", (int64_t)le_load(ans + 4, 4), true);
 		query(p, "io_uring_setup_flags", (int64_t)le_load(ans + 16, 8), true);
 	}
 	if (!p->base_err && p->special == SP_IOURING_SETUP)
-		query(p, "io_uring_features", (int64_t)le_load(p->plan.buf + 20, 4), true);
+		query(p, "io_uring_features", (int64_t)le_load(p->plan.req.buf + 20, 4), true);
 	if (p->pristine)
-		memcpy(p->plan.buf, p->pristine, p->pristine_len);
+		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
 	if (p->base_err != ENOSYS) {
 		probe_size(p);
 		probe_flags(p);

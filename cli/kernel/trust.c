@@ -87,16 +87,16 @@ bool trust_writes_files(const struct call_plan *plan)
 {
 	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "statmount", "listmount", NULL };
 	for (const char *const *p = readers; *p; p++)
-		if (!strcmp(plan->sc->name, *p))
+		if (!strcmp(plan->req.sc->name, *p))
 			return false;
 	/* attr_set/attr_clr change the mount itself (read-only, nosuid, …) unless it is a clone
 	 * (OPEN_TREE_CLONE, flags bit 1), and a clone is harmless only inside the child's own
 	 * mount namespace */
-	if (!strcmp(plan->sc->name, "open_tree_attr"))
-		return !(plan->ns && (plan->args[2] & 1));
-	if (!strcmp(plan->sc->name, "openat2") && plan->buf) {
+	if (!strcmp(plan->req.sc->name, "open_tree_attr"))
+		return !(plan->ns && (plan->req.args[2] & 1));
+	if (!strcmp(plan->req.sc->name, "openat2") && plan->req.buf) {
 		uint64_t flags;
-		memcpy(&flags, plan->buf, 8);
+		memcpy(&flags, plan->req.buf, 8);
 		return flags & (01 | 02 | 0100 | 01000 | 02000 | 020000000); /* WRONLY RDWR CREAT TRUNC APPEND TMPFILE */
 	}
 	return true;
@@ -226,11 +226,11 @@ static bool quiet_device(const struct stat *st)
 static const char *open_hazard(const struct call_plan *plan, const char *path)
 {
 	uint64_t flags = 0, resolve = 0;
-	if (strcmp(plan->sc->name, "openat2") || !plan->buf)
+	if (strcmp(plan->req.sc->name, "openat2") || !plan->req.buf)
 		return NULL;
-	memcpy(&flags, plan->buf, 8);
-	if (plan->buflen >= 24)
-		memcpy(&resolve, plan->buf + 16, 8);
+	memcpy(&flags, plan->req.buf, 8);
+	if (plan->req.buflen >= 24)
+		memcpy(&resolve, plan->req.buf + 16, 8);
 	if ((flags & 010000000) || (resolve & (0x08 | 0x10))) /* O_PATH; RESOLVE_BENEATH, RESOLVE_IN_ROOT */
 		return NULL;
 	if (path[0] != '/')
@@ -248,9 +248,9 @@ static const char *open_hazard(const struct call_plan *plan, const char *path)
 
 static bool own_address(const struct call_plan *plan, int i, uint64_t v)
 {
-	return !v || (i == plan->buf_arg && v == (uintptr_t)plan->buf) ||
-	       (i == plan->extra_arg && v == (uintptr_t)plan->extra) ||
-	       (plan->strings[i] && v == (uintptr_t)plan->strings[i]);
+	return !v || (i == plan->req.buf_arg && v == (uintptr_t)plan->req.buf) ||
+	       (i == plan->req.extra_arg && v == (uintptr_t)plan->req.extra) ||
+	       (plan->req.strings[i] && v == (uintptr_t)plan->req.strings[i]);
 }
 
 static bool known_cmd(const struct sysent *se, uint64_t v)
@@ -279,8 +279,8 @@ static void say_cmd(struct sbuf *why, const struct sysent *se, const char *name,
 /* One argument; returns 1 when the sandbox cannot vouch for it (why says so). */
 static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, int i, struct sbuf *why)
 {
-	const char *name = plan->sc->args[i].name;
-	uint64_t v = plan->args[i];
+	const char *name = plan->req.sc->args[i].name;
+	uint64_t v = plan->req.args[i];
 	int32_t k = (int32_t)v; /* descriptors and pids are ints to the kernel */
 	const char *hazard;
 	switch (se->args[i]) {
@@ -313,21 +313,21 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 			sbuf_addf(why, "argument '%s' = %#llx is a raw address, not a path xsc can check\n", name, (unsigned long long)v);
 			return 1;
 		}
-		if (!plan->strings[i] || !escapes(plan->strings[i]))
+		if (!plan->req.strings[i] || !escapes(plan->req.strings[i]))
 			return 0;
 		if (plan->probe) {
 			/* its next calls set O_TRUNC, O_CREAT, …: what they read now says nothing */
 			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, where the probe's calls with other flags could write\n",
-				  name, plan->strings[i]);
+				  name, plan->req.strings[i]);
 			return 1;
 		}
 		if (trust_writes_files(plan)) {
 			sbuf_addf(why, "argument '%s' = '%s' is outside the sandbox, and %s would write there\n", name,
-				  plan->strings[i], plan->sc->name);
+				  plan->req.strings[i], plan->req.sc->name);
 			return 1;
 		}
-		if ((hazard = open_hazard(plan, plan->strings[i]))) {
-			sbuf_addf(why, "argument '%s' = '%s' %s\n", name, plan->strings[i], hazard);
+		if ((hazard = open_hazard(plan, plan->req.strings[i]))) {
+			sbuf_addf(why, "argument '%s' = '%s' %s\n", name, plan->req.strings[i], hazard);
 			return 1;
 		}
 		return 0;
@@ -340,13 +340,13 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 static size_t trust_buffer_fd(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
 {
 	uint64_t flags, fd;
-	if (!se->fd_flag || plan->buf_arg < 0 || plan->buflen < se->fd_off + 8)
+	if (!se->fd_flag || plan->req.buf_arg < 0 || plan->req.buflen < se->fd_off + 8)
 		return 0;
-	memcpy(&flags, plan->buf + se->flags_off, 8);
-	memcpy(&fd, plan->buf + se->fd_off, 8);
+	memcpy(&flags, plan->req.buf + se->flags_off, 8);
+	memcpy(&fd, plan->req.buf + se->fd_off, 8);
 	if (!(flags & se->fd_flag))
 		return 0;
-	const struct field *f = plan->sc->st ? cstruct_field_at(plan->sc->st, se->fd_off) : NULL;
+	const struct field *f = plan->req.sc->st ? cstruct_field_at(plan->req.sc->st, se->fd_off) : NULL;
 	sbuf_addf(why, "field '%s' = %d is a descriptor xsc did not prepare; a sandboxed call may only use its own descriptors\n",
 		  f ? f->name : "?", (int32_t)fd);
 	return 1;
@@ -355,7 +355,7 @@ static size_t trust_buffer_fd(const struct call_plan *plan, const struct sysent 
 size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
 {
 	size_t n = trust_buffer_fd(plan, se, why);
-	for (int i = 0; i < plan->nargs && se->args[i]; i++)
+	for (int i = 0; i < plan->req.nargs && se->args[i]; i++)
 		n += trust_arg(plan, se, i, why);
 	return n;
 }
@@ -363,9 +363,9 @@ size_t trust_args(const struct call_plan *plan, const struct sysent *se, struct 
 unsigned trust_raw_addresses(const struct call_plan *plan)
 {
 	unsigned raw = 0;
-	for (int i = 0; i < plan->nargs; i++) {
-		char c = systable_class(plan->sc->args[i].role);
-		if ((c == 'a' || c == 'p') && !own_address(plan, i, plan->args[i]))
+	for (int i = 0; i < plan->req.nargs; i++) {
+		char c = systable_class(plan->req.sc->args[i].role);
+		if ((c == 'a' || c == 'p') && !own_address(plan, i, plan->req.args[i]))
 			raw |= 1u << i;
 	}
 	return raw;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/diag.h"
-#include "kernel/invoke.h"
+#include "model/request.h"
 #include "model/kver.h"
 #include "model/structbuf.h"
 #include "model/xlat.h"
@@ -98,24 +98,23 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 				sbuf_addf(&o, "%s=0", sc->args[k].name);
 				over[nover++] = sbuf_detach(&o);
 			}
-		struct call_plan plan;
-		int pr = invoke_plan(cat, sc, b, NULL, nover, over, PLAN_SIM, 1000, &plan);
+		struct call_request req;
+		int pr = request_build(cat, sc, b, NULL, nover, over, &request_heap, &req);
 		for (int k = 0; k < nover; k++)
 			free(over[k]);
 		if (pr < 0) {
-			invoke_plan_release(&plan);
+			request_release(&req);
 			structbuf_free(b);
 			matrix_release(m);
 			return -1;
 		}
-		plan.live = false;
 		for (size_t c = 0; c < m->ncols; c++) {
 			struct sim_opts so = { m->col_kv[c] ? m->col_kv[c] : 0, false };
 			struct outcome o;
 			struct sbuf why = SBUF_INIT;
-			sim_call(cat, &plan, &so, &o, &why);
+			sim_call(cat, &req, &so, &o, &why);
 			unsigned ksize = cstruct_size_at(st, so.kv);
-			uint64_t usize = plan.size;
+			uint64_t usize = req.size;
 			if (!usize && sc->rules.zero && !strcmp(sc->rules.zero, "ver0") && nv)
 				usize = st->versions[0].size;
 			m->cells[r * m->ncols + c] = classify(&o, usize, ksize);
@@ -123,7 +122,7 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 			outcome_release(&o);
 			sbuf_release(&why);
 		}
-		invoke_plan_release(&plan);
+		request_release(&req);
 		structbuf_free(b);
 	}
 	return 0;

@@ -115,30 +115,30 @@ static void explain_check(const struct syscall *sc, const struct check *ck, cons
 	say(why, "%s (%s: %s)", ck->why, ck->source, ck->text);
 }
 
-int sim_call(const struct catalog *cat, const struct call_plan *plan, const struct sim_opts *opt,
+int sim_call(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
 	     struct outcome *o, struct sbuf *why)
 {
-	const struct syscall *sc = plan->sc;
-	const struct cstruct *st = plan->buf_arg >= 0 ? sc->st : NULL;
+	const struct syscall *sc = req->sc;
+	const struct cstruct *st = req->buf_arg >= 0 ? sc->st : NULL;
 	const struct size_rules *r = &sc->rules;
 	char ks[16], since[16];
 	outcome_init(o);
 	o->stage = OS_CALLED;
-	memcpy(o->args, plan->args, sizeof(o->args));
-	o->size = plan->size;
-	o->len = plan->buflen;
+	memcpy(o->args, req->args, sizeof(o->args));
+	o->size = req->size;
+	o->len = req->buflen;
 	o->before = xmalloc(o->len ? o->len : 1);
 	o->after = xmalloc(o->len ? o->len : 1);
 	if (o->len) {
-		memcpy(o->before, plan->buf, o->len);
-		memcpy(o->after, plan->buf, o->len);
+		memcpy(o->before, req->buf, o->len);
+		memcpy(o->after, req->buf, o->len);
 	}
 	kver_str(opt->kv, ks);
 	if (opt->kv < sc->since) {
 		say(why, "%s came in %s; a %s kernel has no such system call", sc->name, kver_str(sc->since, since), ks);
 		return fail(o, ENOSYS);
 	}
-	uint64_t usize = plan->size;
+	uint64_t usize = req->size;
 	unsigned ksize = st ? cstruct_size_at(st, opt->kv) : 0;
 	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
 	if (sized) {
@@ -151,7 +151,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 			usize = (uint32_t)usize;
 		}
 		if (sc->nchecks) { /* the checks the kernel makes before it reads the struct: arguments only */
-			struct expr_env env = { cat, sc, st, o->before, 0, plan->args, usize, opt->kv };
+			struct expr_env env = { cat, sc, st, o->before, 0, req->args, usize, opt->kv };
 			const struct check *ck = first_check(sc, &env, 1);
 			if (ck) {
 				explain_check(sc, ck, &env, why);
@@ -213,7 +213,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 		/* the flags the kernel sees: fields within both sizes */
 		uint64_t seen = usize < ksize ? usize : ksize;
 		if (sc->nchecks) { /* an output call's checks are about its arguments */
-			struct expr_env env = { cat, sc, st, o->before, seen < o->len ? (size_t)seen : o->len, plan->args,
+			struct expr_env env = { cat, sc, st, o->before, seen < o->len ? (size_t)seen : o->len, req->args,
 						usize, opt->kv };
 			const struct check *ck = first_check(sc, &env, 2);
 			if (ck) {
@@ -259,7 +259,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 		}
 	} else if (sc->nchecks) {
 		/* no size convention: the call's checks, in place of the generic tests below */
-		struct expr_env env = { cat, sc, st, o->before, o->len, plan->args, plan->size, opt->kv };
+		struct expr_env env = { cat, sc, st, o->before, o->len, req->args, req->size, opt->kv };
 		const struct check *ck = first_check(sc, &env, 0);
 		if (ck) {
 			explain_check(sc, ck, &env, why);
@@ -280,7 +280,7 @@ int sim_call(const struct catalog *cat, const struct call_plan *plan, const stru
 		const struct sarg *a = &sc->args[i];
 		if (a->role != AR_FLAGS || !a->flagset)
 			continue;
-		uint64_t v = strstr(a->type, "long") || strstr(a->type, "64") ? plan->args[i] : (uint32_t)plan->args[i];
+		uint64_t v = strstr(a->type, "long") || strstr(a->type, "64") ? req->args[i] : (uint32_t)req->args[i];
 		if (!check_word(sc, a->name, a->flagset, v, opt->kv, why))
 			return fail(o, EINVAL);
 	}

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/sbuf.h"
-#include "kernel/invoke.h"
 #include "model/catalog.h"
 #include "model/outcome.h"
+#include "model/request.h"
 
 #define EEXTSYS_NOOP 134 /* the errno the CHECK_FIELDS proposal added (asm-generic) */
 #define CHECK_FIELDS_BIT (1ULL << 63)
@@ -20,8 +20,8 @@ struct sim_opts {
 	bool check_fields;    /* it implements the 2024 CHECK_FIELDS proposal */
 };
 
-/* Answers plan as the kernel kv would. why gets one reason a line. Returns 0. */
-int sim_call(const struct catalog *cat, const struct call_plan *plan, const struct sim_opts *opt,
+/* Answers req as the kernel kv would. why gets one reason a line. Returns 0. */
+int sim_call(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
 	     struct outcome *out, struct sbuf *why);
 /* The calls CHECK_FIELDS was proposed for. */
 bool sim_has_check_fields(const struct syscall *sc);

@@ -128,9 +128,9 @@ static void test_override_is_the_buffer(void)
 {
 	struct call_plan p;
 	int r = plan("openat2", 0, &p, OVER("how=\"\\x01\\x02\\x03\""));
-	ok(r == 0 && p.buf_override && p.buf_arg == 2 && p.buflen == 24 && p.args[2] == (uintptr_t)p.buf,
+	ok(r == 0 && p.req.buf_override && p.req.buf_arg == 2 && p.req.buflen == 24 && p.req.args[2] == (uintptr_t)p.req.buf,
 	   "how= bytes become the guarded buffer, zero-filled to the buffer's length");
-	ok(r == 0 && p.buf[0] == 1 && p.buf[2] == 3 && !p.buf[3] && !p.buf[23], "with the bytes given");
+	ok(r == 0 && p.req.buf[0] == 1 && p.req.buf[2] == 3 && !p.req.buf[3] && !p.req.buf[23], "with the bytes given");
 	invoke_plan_release(&p);
 	r = plan("setxattrat", PLAN_UNSAFE, &p, OVER("dirfd=5", "name=0x1000"));
 	ok(r == 0 && p.unsafe && (p.raw_addresses & (1u << 3)) && strstr(p.lifted.buf, "'dirfd' = 5") &&
@@ -138,7 +138,7 @@ static void test_override_is_the_buffer(void)
 	   "--unsafe keeps each lifted check, and marks the raw address never to be read");
 	invoke_plan_release(&p);
 	r = plan("lsm_get_self_attr", 0, &p, OVER("size=8"));
-	ok(r == 0 && p.size_cell == 8 && p.args[2] == (uintptr_t)&p.size_cell, "size=8 of a size pointer is what it points at");
+	ok(r == 0 && p.req.size_cell == 8 && p.req.args[2] == (uintptr_t)&p.req.size_cell, "size=8 of a size pointer is what it points at");
 	invoke_plan_release(&p);
 	r = plan("openat2", PLAN_PROBE, &p, OVER("pathname=/etc/passwd"));
 	ok(r == -1, "a probe's path outside the sandbox is refused, even for reading (its next calls set O_TRUNC)");
