@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include "base/sbuf.h"
 
+struct check; /* model/catalog.h */
+
 enum outcome_stage {
 	OS_NOT_RUN,     /* refused before anything ran */
 	OS_SETUP,       /* the sandbox could not be set up; err says why */
@@ -36,6 +38,8 @@ struct outcome {
 	uint32_t size_cell_before, size_cell_after;
 	uint64_t elapsed_us;
 	struct sbuf setup_error; /* OS_SETUP: what failed */
+	const struct check *check; /* simulated: the catalogue check that gave the answer, or NULL
+				    * (a size step, a generic test, or success); live: NULL */
 };
 
 void outcome_init(struct outcome *o);

@@ -155,6 +155,7 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 			const struct check *ck = first_check(sc, &env, 1);
 			if (ck) {
 				explain_check(sc, ck, &env, why);
+				o->check = ck;
 				return fail(o, errno_from_name(ck->errno_name));
 			}
 		}
@@ -218,6 +219,7 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 			const struct check *ck = first_check(sc, &env, 2);
 			if (ck) {
 				explain_check(sc, ck, &env, why);
+				o->check = ck;
 				return fail(o, errno_from_name(ck->errno_name));
 			}
 		}
@@ -263,6 +265,7 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 		const struct check *ck = first_check(sc, &env, 0);
 		if (ck) {
 			explain_check(sc, ck, &env, why);
+			o->check = ck;
 			return fail(o, errno_from_name(ck->errno_name));
 		}
 	} else if (st) {

@@ -117,6 +117,9 @@ static void test_arguments(void)
 	ok(refused("openat2", OVER("dirfd=\"x\"")), "a string for a descriptor is refused");
 	ok(refused("clone3", OVER(clone_args_bytes(true))), "CLONE_INTO_CGROUP with cgroup 5, given as bytes, is refused");
 	ok(!refused("clone3", OVER(clone_args_bytes(false))), "cgroup 5 without CLONE_INTO_CGROUP is not used, and fine");
+	ok(!refused("clone3", OVER(clone_args_bytes(true), "size=80")),
+	   "CLONE_INTO_CGROUP with cgroup 5 at size 80 is fine: the kernel zero-fills cgroup and never uses it");
+	ok(refused("clone3", OVER(clone_args_bytes(true), "size=88")), "and at size 88 it is refused again");
 	ok(refused("openat2", OVER("pathname=/dev/tty")), "opening a terminal outside is refused");
 	ok(!refused("openat2", OVER("pathname=/dev/null")), "opening /dev/null is fine");
 	ok(!refused("openat2", OVER("pathname=/etc/passwd")), "reading a file outside is fine");
