@@ -153,11 +153,25 @@ static void show_checks(struct out *o, const struct syscall *sc)
 		const struct check *ck = &sc->checks[i];
 		kver_str(ck->since, a);
 		kver_str(ck->until, b);
-		out_text(o, "  %-10s if %s  [%s%s%s%s; %s]\n             %s\n", ck->errno_name, ck->text, a,
+		struct sbuf en = SBUF_INIT, env = SBUF_INIT;
+		check_errnos_env(ck, &en, &env);
+		out_text(o, "  %-10s if %s  [%s%s%s%s%s%s; %s]\n             %s\n", en.buf, ck->text, a,
 			 ck->until ? ", gone in " : "+", ck->until ? b : "", ck->before_size ? "; before the size" : "",
-			 ck->source, ck->why);
+			 ck->env ? "; depends on " : "", env.buf, ck->source, ck->why);
+		sbuf_release(&en), sbuf_release(&env);
 		out_obj(o, NULL);
 		out_str(o, "errno", ck->errno_name);
+		if (ck->env) {
+			out_arr(o, "errnos");
+			for (size_t k = 0; k < ck->nerrnos; k++)
+				out_str(o, NULL, ck->errnos[k]);
+			out_end(o);
+			out_arr(o, "env");
+			for (int k = 0; k < ENV_NKINDS; k++)
+				if (ck->env & 1u << k)
+					out_str(o, NULL, env_kind_name((enum env_kind)k));
+			out_end(o);
+		}
 		out_str(o, "if", ck->text);
 		out_str(o, "since", a);
 		if (ck->until)

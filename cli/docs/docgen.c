@@ -517,10 +517,15 @@ static void checks_section(struct sbuf *sb, const struct syscall *sc)
 	sbuf_adds(sb, "\n| errno | if | kernels | source | why |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		sbuf_addf(sb, "| %s | ", ck->errno_name);
+		struct sbuf en = SBUF_INIT, env = SBUF_INIT;
+		check_errnos_env(ck, &en, &env);
+		sbuf_addf(sb, "| %s | ", en.buf);
 		md_code(sb, ck->text, true);
 		if (ck->before_size)
 			sbuf_adds(sb, " *before the size*");
+		if (ck->env)
+			sbuf_addf(sb, " *depends on %s*", env.buf);
+		sbuf_release(&en), sbuf_release(&env);
 		if (ck->until)
 			sbuf_addf(sb, " | %s, gone in %s | ", kver_str(ck->since, a), kver_str(ck->until, b));
 		else

@@ -1,6 +1,7 @@
 #include "model/catalog.h"
 #include <stdlib.h>
 #include <string.h>
+#include "base/sbuf.h"
 #include "model/expr.h"
 #include "base/banned.h"
 
@@ -149,6 +150,33 @@ const char *arg_role_name(enum arg_role r)
 	return names[r];
 }
 
+static const char *const env_kind_names[ENV_NKINDS] = {
+	[ENV_PATH] = "path", [ENV_FD] = "fd", [ENV_POINTER] = "pointer", [ENV_PRIVILEGE] = "privilege",
+	[ENV_HARDWARE] = "hardware", [ENV_LSM] = "lsm", [ENV_FILESYSTEM] = "filesystem",
+	[ENV_OBJECT] = "object", [ENV_PID] = "pid", [ENV_MEMORY] = "memory",
+};
+
+const char *env_kind_name(enum env_kind k) { return env_kind_names[k]; }
+
+int env_kind_from_name(const char *name)
+{
+	for (int k = 0; k < ENV_NKINDS; k++)
+		if (!strcmp(env_kind_names[k], name))
+			return k;
+	return -1;
+}
+
+void check_errnos_env(const struct check *ck, struct sbuf *en, struct sbuf *env)
+{
+	for (size_t i = 0; i < ck->nerrnos; i++)
+		sbuf_addf(en, "%s%s", i ? "/" : "", ck->errnos[i]);
+	if (!ck->nerrnos)
+		sbuf_adds(en, ck->errno_name);
+	for (int k = 0, n = 0; k < ENV_NKINDS; k++)
+		if (ck->env & 1u << k)
+			sbuf_addf(env, "%s%s", n++ ? ", " : "", env_kind_names[k]);
+}
+
 /* Moves every pointer of c by delta and checks, before anything reads through it, that it
  * points where a pointer of its kind may: an array of n elements wholly inside [lo, hi) and
  * aligned for its type, a string whose NUL is inside, a reference to an element of the
@@ -269,6 +297,8 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 	for (size_t k = 0; sc->checks && k < sc->nchecks && !r->bad; k++) {
 		struct check *ck = &sc->checks[k];
 		MV_STR(r, ck->text), MV_STR(r, ck->errno_name), MV_STR(r, ck->source), MV_STR(r, ck->why);
+		MV_STRS(r, ck->errnos, ck->nerrnos);
+		r->bad |= ck->env >> ENV_NKINDS != 0;
 		MV_ARR(r, ck->code, ck->ncode); /* its indices are held to expr_valid by catalog_check */
 	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)

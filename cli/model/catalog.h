@@ -88,12 +88,23 @@ struct serror { const char *errno_name, *meaning; };
 
 struct expr_insn; /* model/expr.h */
 
+/* What a check depends on beyond the arguments (its "env"), as bits of struct check's env:
+ * the simulator decides such a check from its model of the sandbox's world when it can, and
+ * otherwise records the check's errnos as possible and goes on. */
+enum env_kind {
+	ENV_PATH, ENV_FD, ENV_POINTER, ENV_PRIVILEGE, ENV_HARDWARE, ENV_LSM, ENV_FILESYSTEM,
+	ENV_OBJECT, ENV_PID, ENV_MEMORY, ENV_NKINDS
+};
+
 /* One of the call's own checks, in the kernel's order: when `text` (code, its compiled
  * form) is nonzero at a kernel in [since, until), the call fails with errno_name. */
 struct check {
 	const char *text, *errno_name, *source, *why;
 	uint32_t since, until; /* until 0: still in force */
 	bool before_size;      /* "stage": "before-size": runs before the size convention's steps */
+	const char **errnos;   /* every errno it may give (a list only with env), errnos[0] == errno_name */
+	size_t nerrnos;
+	unsigned env;          /* bits 1 << enum env_kind; 0: decided by the arguments alone */
 	struct expr_insn *code;
 	size_t ncode;
 };
@@ -172,6 +183,12 @@ const struct sversion *cstruct_find_version(const struct cstruct *st, const char
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
+const char *env_kind_name(enum env_kind k);
+/* The kind called name, or -1. */
+int env_kind_from_name(const char *name);
+struct sbuf;
+/* Appends a check's errnos to en ("ENOENT/ENOTDIR") and its env kinds to env ("path, fd"). */
+void check_errnos_env(const struct check *ck, struct sbuf *en, struct sbuf *env);
 
 /* Moves every pointer in c by delta after its arena was copied elsewhere, checking each
  * before it is followed: arrays (with their counts), strings (NUL-terminated) and references

@@ -772,9 +772,69 @@ static bool before_size_reads_struct(const struct expr_insn *code, size_t n, con
 	return false;
 }
 
+/* "env": the kinds of state outside the arguments a check depends on, each named once. */
+static void load_check_env(struct loader *L, json_t *co, struct check *ck)
+{
+	size_t n;
+	const char **kinds = get_strings(L, co, "env", "a check", &n);
+	if (!kinds || L->failed)
+		return;
+	push_key(L, "env");
+	if (!n)
+		lerr(L, "'env' is empty; leave it out for a check the arguments alone decide");
+	for (size_t i = 0; i < n && !L->failed; i++) {
+		int k = env_kind_from_name(kinds[i]);
+		push_idx(L, i);
+		if (k < 0)
+			lerr(L, "'env' entries are path, fd, pointer, privilege, hardware, lsm, filesystem, object, pid or memory, not \"%s\"", kinds[i]);
+		else if (ck->env & 1u << k)
+			lerr(L, "'env' names \"%s\" twice", kinds[i]);
+		ck->env |= k < 0 ? 0 : 1u << k;
+		pop(L);
+	}
+	pop(L);
+}
+
+/* "errno": one name, or, for a check with "env", a list of the errnos the world may give
+ * (each once); errnos[0] is the one named where a single errno is shown. */
+static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
+{
+	json_t *v = member(L, co, "errno", true, "a check");
+	if (!v || L->failed)
+		return;
+	if (!json_is_array(v)) {
+		check_errno_value(L, co, "errno", "a check", false, &ck->errno_name);
+		if (!ck->errno_name && !L->failed)
+			lerr(L, "a check has no 'errno'");
+		ck->errnos = arena_alloc(L->a, sizeof(*ck->errnos));
+		ck->errnos[0] = ck->errno_name;
+		ck->nerrnos = 1;
+		return;
+	}
+	push_key(L, "errno");
+	if (!ck->env)
+		lerr(L, "a list of errnos needs 'env' (what the answer depends on); a check the arguments decide has one errno");
+	else if (!json_array_size(v))
+		lerr(L, "'errno' is an empty list");
+	pop(L);
+	ck->errnos = L->failed ? NULL : get_strings(L, co, "errno", "a check", &ck->nerrnos);
+	push_key(L, "errno");
+	for (size_t i = 0; ck->errnos && i < ck->nerrnos && !L->failed; i++) {
+		push_idx(L, i);
+		if (errno_from_name(ck->errnos[i]) <= 0)
+			lerr(L, "'errno' entries must be errno names, not \"%s\"", ck->errnos[i]);
+		for (size_t j = 0; j < i && !L->failed; j++)
+			if (!strcmp(ck->errnos[j], ck->errnos[i]))
+				lerr(L, "'errno' names %s twice", ck->errnos[i]);
+		pop(L);
+	}
+	pop(L);
+	ck->errno_name = ck->errnos && ck->nerrnos ? ck->errnos[0] : NULL;
+}
+
 static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, bool prev_after)
 {
-	static const char *const keys[] = { "if", "errno", "since", "until", "stage", "source", "why", NULL };
+	static const char *const keys[] = { "if", "errno", "env", "since", "until", "stage", "source", "why", NULL };
 	char a[16], b[16];
 	if (!check_object(L, co, "a check", keys))
 		return;
@@ -793,9 +853,8 @@ static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct 
 		ck->before_size = true;
 		pop(L);
 	}
-	check_errno_value(L, co, "errno", "a check", false, &ck->errno_name);
-	if (!ck->errno_name && !L->failed)
-		lerr(L, "a check has no 'errno'");
+	load_check_env(L, co, ck);
+	load_check_errnos(L, co, ck);
 	ck->since = get_kver(L, co, "since", true, "a check");
 	ck->until = get_kver(L, co, "until", false, "a check");
 	ck->source = get_str(L, co, "source", true, "a check");
@@ -1504,10 +1563,23 @@ static int check_size(const struct syscall *sc, struct sbuf *why)
 	return 0;
 }
 
+/* A check's errnos: at least one, each an errno, the first errno_name, several only with env. */
+static bool check_errnos_ok(const struct check *ck)
+{
+	if (!ck->errnos || !ck->nerrnos || (ck->nerrnos > 1 && !ck->env) || !ck->errno_name ||
+	    strcmp(ck->errnos[0], ck->errno_name) || ck->env >> ENV_NKINDS)
+		return false;
+	for (size_t i = 0; i < ck->nerrnos; i++)
+		if (!errno_ok(ck->errnos[i], false))
+			return false;
+	return true;
+}
+
 static int check_checks(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
 {
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
+		CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
 		CHECK(ck->text && ck->source && ck->why && ck->errno_name && errno_ok(ck->errno_name, false) &&
 			      (!ck->until || ck->until > ck->since) && expr_valid(ck->code, ck->ncode, c, sc) &&
 			      (!ck->before_size || (!before_size_reads_struct(ck->code, ck->ncode, sc) &&
@@ -1687,7 +1759,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 7 /* format version */ };
+		sizeof(struct expr_insn), 8 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

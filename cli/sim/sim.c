@@ -94,8 +94,8 @@ static const struct check *first_check(const struct syscall *sc, const struct ex
 {
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		if (stage && ck->before_size != (stage == 1))
-			continue;
+		if ((stage && ck->before_size != (stage == 1)) || ck->env)
+			continue; /* a check on the world outside the arguments does not decide here */
 		if (env->kv >= ck->since && (!ck->until || env->kv < ck->until) && expr_eval(ck->code, ck->ncode, env))
 			return ck;
 	}

@@ -116,6 +116,7 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		same = same_str(x->text, y->text) && same_str(x->errno_name, y->errno_name) &&
 		       same_str(x->source, y->source) && same_str(x->why, y->why) && x->since == y->since &&
 		       x->until == y->until && x->before_size == y->before_size && x->ncode == y->ncode &&
+		       same_strs(x->errnos, x->nerrnos, y->errnos, y->nerrnos) && x->env == y->env &&
 		       !memcmp(x->code, y->code, x->ncode * sizeof(*x->code));
 	}
 	for (size_t i = 0; same && i < a->nlineage; i++)
@@ -206,6 +207,8 @@ static void e_dup(struct catalog *c, size_t i, int d)
 }
 static void e_ncode(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].ncode += (size_t)d; }
 static void e_code(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].code[0].op += (uint32_t)d * 200; }
+static void e_env(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].env += (unsigned)d << ENV_NKINDS; }
+static void e_nerrnos(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].nerrnos -= (size_t)d; }
 /* the last check made before the size, after one that runs after it */
 static void e_stage(struct catalog *c, size_t i, int d)
 {
@@ -230,6 +233,7 @@ static void cache_forgeries(struct catalog *c)
 		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
 		{ e_stage, "a before-size check after a later one", 6 },
+		{ e_env, "an env kind that is not one", 5 }, { e_nerrnos, "a check without errnos", 5 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
 		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
