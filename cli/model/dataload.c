@@ -761,12 +761,12 @@ static void load_condition(struct loader *L, json_t *co, struct syscall *sc, str
 	sbuf_release(&why);
 }
 
-/* Whether a check's code reads the struct: a field, unknown(FIELD), or size when the size is
- * a field of the struct. */
+/* Whether a check's code reads the struct: a field, unknown(FIELD), nonzero(), or size when
+ * the size is a field of the struct. */
 static bool before_size_reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
 {
 	for (size_t i = 0; i < n; i++)
-		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD ||
+		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD || code[i].op == XO_NONZERO ||
 		    (code[i].op == XO_SIZE && sc->size_where != SW_ARG))
 			return true;
 	return false;

@@ -4,6 +4,9 @@
 #include "base/util.h"
 #include "base/banned.h"
 
+struct parser;
+static int parse_binary(struct parser *P, int minprec);
+
 struct parser {
 	const struct expr_scope *sc;
 	const char *text;
@@ -125,6 +128,7 @@ static int unknown_name(struct parser *P, size_t pos, const char *name)
 	struct suggest sg = SUGGEST_INIT(name, 2);
 	suggest_add(&sg, "size");
 	suggest_add(&sg, "unknown");
+	suggest_add(&sg, "nonzero");
 	for (size_t i = 0; S->st && i < S->st->nfields; i++) {
 		suggest_add(&sg, S->st->fields[i].name);
 		suggest_flags(&sg, S->st->fields[i].flagset);
@@ -137,6 +141,50 @@ static int unknown_name(struct parser *P, size_t pos, const char *name)
 	if (best)
 		return fail_at(P, pos, "unknown name '%s' (did you mean '%s'?)", name, best);
 	return fail_at(P, pos, "unknown name '%s': not a field, argument, size or flag", name);
+}
+
+/* nonzero(FIELD): the field's bytes, an array's included, as constants for XO_NONZERO. */
+static int parse_nonzero_field(struct parser *P, size_t s, size_t len, size_t at)
+{
+	const struct field *f = &P->sc->st->fields[find_field(P->sc->st, P->text + s, len)];
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close the nonzero( at byte %zu of the expression", at + 1);
+	P->p++;
+	if (emit(P, XO_CONST, 0, f->offset) < 0 || emit(P, XO_CONST, 0, (uint64_t)f->offset + f->size) < 0)
+		return -1;
+	return emit(P, XO_NONZERO, 0, 0);
+}
+
+/* nonzero(FIELD) or nonzero(FROM, TO): whether a byte of the field, or of the struct's bytes
+ * [FROM, TO), is nonzero; FROM and TO are expressions. */
+static int parse_nonzero_call(struct parser *P, size_t at)
+{
+	P->p++; /* ( */
+	skip_blank(P);
+	size_t s = P->p;
+	while (is_ident(P->text[P->p], P->p == s))
+		P->p++;
+	size_t len = P->p - s;
+	size_t after = P->p;
+	skip_blank(P);
+	if (len && P->text[P->p] == ')' && find_field(P->sc->st, P->text + s, len) >= 0)
+		return parse_nonzero_field(P, s, len, at);
+	P->p = s;
+	if (parse_binary(P, 0) < 0)
+		return -1;
+	skip_blank(P);
+	if (P->text[P->p] != ',')
+		return fail_at(P, P->p == after ? s : P->p,
+			       "nonzero() takes a field, or two offsets FROM, TO of the struct's bytes");
+	P->p++;
+	if (parse_binary(P, 0) < 0)
+		return -1;
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close the nonzero( at byte %zu of the expression", at + 1);
+	P->p++;
+	return emit(P, XO_NONZERO, 0, 0);
 }
 
 /* unknown(X): X is a field or an argument with a flag set. */
@@ -176,8 +224,10 @@ static int parse_name(struct parser *P)
 	skip_blank(P);
 	if (!strcmp(name, "unknown") && P->text[P->p] == '(')
 		return parse_unknown_call(P, s);
+	if (!strcmp(name, "nonzero") && P->text[P->p] == '(')
+		return parse_nonzero_call(P, s);
 	if (P->text[P->p] == '(')
-		return fail_at(P, s, "unknown function '%s' (the one function is unknown())", name);
+		return fail_at(P, s, "unknown function '%s' (the functions are unknown() and nonzero())", name);
 	int i;
 	if ((i = find_field(S->st, name, len)) >= 0) {
 		if (S->st->fields[i].count)
@@ -194,8 +244,6 @@ static int parse_name(struct parser *P)
 		return emit(P, XO_CONST, 0, f->value);
 	return unknown_name(P, s, name);
 }
-
-static int parse_binary(struct parser *P, int minprec);
 
 static int parse_unary(struct parser *P)
 {
@@ -288,6 +336,17 @@ static uint64_t field_value(const struct expr_env *env, uint32_t idx)
 	return le_load(v, (unsigned)n);
 }
 
+/* Whether a byte of buf[from, to) is nonzero, within what the kernel read. */
+static uint64_t bytes_nonzero(const struct expr_env *env, uint64_t from, uint64_t to)
+{
+	if (to > env->seen)
+		to = env->seen;
+	for (uint64_t i = from; env->buf && i < to; i++)
+		if (env->buf[i])
+			return 1;
+	return 0;
+}
+
 static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64_t v)
 {
 	const struct flagset *fs = &env->cat->flagsets[fs_idx];
@@ -348,7 +407,8 @@ uint64_t expr_eval(const struct expr_insn *code, size_t n, const struct expr_env
 			*v = x->op == XO_NOT ? ~*v : x->op == XO_LNOT ? !*v : -*v;
 		} else if (sp >= 2) {
 			sp--;
-			stack[sp - 1] = binary(x->op, stack[sp - 1], stack[sp]);
+			stack[sp - 1] = x->op == XO_NONZERO ? bytes_nonzero(env, stack[sp - 1], stack[sp]) :
+							      binary(x->op, stack[sp - 1], stack[sp]);
 		}
 	}
 	return sp ? stack[sp - 1] : 0;

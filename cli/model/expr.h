@@ -1,7 +1,9 @@
 /* expr: the conditions of a syscall's checks, a small C-like expression language.
  * Names are the struct's fields, the call's arguments, `size` (the size argument as the
  * kernel sees it) and flag names from the catalogue; functions: unknown(X), the bits of the
- * field or argument X outside its flag set at the simulated version. Values are u64 with
+ * field or argument X outside its flag set at the simulated version; nonzero(FIELD) and
+ * nonzero(FROM, TO), whether a byte of the field (an array too) or of the struct's bytes
+ * [FROM, TO) is nonzero, as the kernel read them (past what it read, zero). Values are u64 with
  * C's unsigned semantics; a shift by 64 or more gives 0 (C leaves it undefined).
  * An expression is parsed once, at catalogue load, into postfix code whose operands are
  * indices, never pointers, so the code lives in the catalogue's arena and its cache as is.
@@ -21,7 +23,8 @@ enum expr_opcode {
 	XO_NOT, XO_LNOT, XO_NEG,                                               /* unary */
 	XO_MUL, XO_ADD, XO_SUB, XO_SHL, XO_SHR, XO_LT, XO_LE, XO_GT, XO_GE, XO_EQ, XO_NE,
 	XO_AND, XO_XOR, XO_OR, XO_LAND, XO_LOR,                                /* binary */
-	XO_LAST = XO_LOR
+	XO_NONZERO, /* pops FROM and TO: whether a byte of the struct in [FROM, TO) is nonzero */
+	XO_LAST = XO_NONZERO
 };
 
 struct expr_insn {

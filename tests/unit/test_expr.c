@@ -88,6 +88,30 @@ static void test_names(void)
 	   "unknown() at the simulated version (RESOLVE_CACHED came in 5.12)");
 }
 
+static void test_nonzero(void)
+{
+	set_how(0, 0, 0);
+	ok(val("nonzero(0, 24)") == 0 && val("nonzero(mode)") == 0, "nonzero(): all zero");
+	how[13] = 1;
+	ok(val("nonzero(mode)") == 1 && val("nonzero(flags)") == 0 && val("nonzero(resolve)") == 0,
+	   "nonzero(FIELD): a byte of that field only");
+	ok(val("nonzero(8, 16)") == 1 && val("nonzero(14, 24)") == 0 && val("nonzero(0, 13)") == 0,
+	   "nonzero(FROM, TO): bytes FROM up to TO, TO excluded");
+	ok(val("nonzero(4 + 4, 2 * 7)") == 1 && val("!nonzero(mode) || 0") == 0, "offsets are expressions; an operand");
+	ok(val("nonzero(16, 8)") == 0 && val("nonzero(13, 1 << 40)") == 1, "an empty range; a range past the buffer");
+	struct expr_scope scope = { cat, sc, sc->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos;
+	int n = expr_parse(&scope, "nonzero(mode)", code, &pos, &why);
+	struct expr_env env = { cat, sc, sc->st, how, 12, args, 12, KVER(6, 18, 0) };
+	ok(n > 0 && expr_eval(code, (size_t)n, &env) == 0, "a byte past what the kernel read counts as zero");
+	env.seen = 14;
+	ok(n > 0 && expr_eval(code, (size_t)n, &env) == 1, "one within it counts");
+	sbuf_release(&why);
+	how[13] = 0;
+}
+
 static void test_hostile(void)
 {
 	struct sbuf e = SBUF_INIT;
@@ -116,7 +140,13 @@ static void test_hostile(void)
 	error_of("unknown(mode)", &e);
 	is_str(e.buf, "9: unknown() takes a field or argument that has a flag set", "unknown() of a plain field");
 	error_of("popcount(flags)", &e);
-	is_str(e.buf, "1: unknown function 'popcount' (the one function is unknown())", "an unknown function");
+	is_str(e.buf, "1: unknown function 'popcount' (the functions are unknown() and nonzero())", "an unknown function");
+	error_of("nonzero(8)", &e);
+	is_str(e.buf, "10: nonzero() takes a field, or two offsets FROM, TO of the struct's bytes", "nonzero() of one number");
+	error_of("nonzero(0, 8", &e);
+	is_str(e.buf, "13: ')' expected to close the nonzero( at byte 1 of the expression", "an unclosed nonzero(");
+	error_of("nonzero(nosuch)", &e);
+	is_str(e.buf, "9: unknown name 'nosuch': not a field, argument, size or flag", "nonzero() of an unknown name");
 
 	struct sbuf deep = SBUF_INIT;
 	for (int i = 0; i < 100000; i++)
@@ -165,6 +195,7 @@ int main(void)
 	}
 	test_arithmetic();
 	test_names();
+	test_nonzero();
 	test_hostile();
 	catalog_free(cat);
 	return tap_done();
