@@ -263,8 +263,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		return;
 	}
 	const char *m = meaning(sc, en ? en : "");
-	if (err == E2BIG && st && (size >> 63) && (!strcmp(sc->name, "openat2") || !strcmp(sc->name, "clone3") ||
-						     !strcmp(sc->name, "mount_setattr")))
+	if (err == E2BIG && st && (size >> 63) && sc->check_fields)
 		say(e, "bit 63 of the size is CHECK_FIELDS, proposed in 2024 and never merged: this kernel sees a huge size (try 'target sim %s --check-fields')",
 		    kver_str(kv, kvs));
 	if (err == E2BIG && st) {

@@ -142,6 +142,7 @@ struct syscall {
 	size_t nprobe_set, nprobe_args, nprobe_skip, nprobe_refuses;
 	const char *probe_note;
 	bool designed;         /* made in the session (struct new … syscall new): no kernel has it */
+	bool check_fields;     /* the 2024 CHECK_FIELDS proposal covered it ('target sim --check-fields') */
 };
 
 struct catalog {

@@ -18,11 +18,6 @@ static void say(struct sbuf *why, const char *fmt, ...)
 	sbuf_addch(why, '\n');
 }
 
-bool sim_has_check_fields(const struct syscall *sc)
-{
-	return !strcmp(sc->name, "openat2") || !strcmp(sc->name, "clone3") || !strcmp(sc->name, "mount_setattr");
-}
-
 static int fail(struct outcome *o, int e)
 {
 	o->ret = -1;
@@ -159,7 +154,7 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 				return fail(o, errno_from_name(ck->errno_name));
 			}
 		}
-		if (opt->check_fields && sim_has_check_fields(sc) && (usize & CHECK_FIELDS_BIT)) {
+		if (opt->check_fields && sc->check_fields && (usize & CHECK_FIELDS_BIT)) {
 			check = true;
 			usize &= ~CHECK_FIELDS_BIT;
 		}

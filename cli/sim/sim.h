@@ -23,6 +23,4 @@ struct sim_opts {
 /* Answers req as the kernel kv would. why gets one reason a line. Returns 0. */
 int sim_call(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
 	     struct outcome *out, struct sbuf *why);
-/* The calls CHECK_FIELDS was proposed for. */
-bool sim_has_check_fields(const struct syscall *sc);
 #endif
