@@ -28,6 +28,39 @@ load=$("$B/loadcat" data 200)
 echo "  from the cache ${load} us (budget 1000 us); parsing the JSON every time ${cold} us"
 echo "  reproduce: XDG_CACHE_HOME=$B/cache $B/loadcat data 200; XSC_NO_CACHE=1 $B/loadcat data 200"
 
+echo "== simulated call: 10,000 'call's under 'target sim' from one script against a script of 10,000 no-op commands ('use' of the current buffer), median of $NL runs, wall and CPU time"
+# informational: PASS/OVER is printed, the exit status stays with the budgets above.
+# The calls cycle through openat2, clone3 and sched_setattr with flags set, so the checks run.
+sim_script() { # sim_script FILE COMMAND...: the set-up, then the commands in turn, 10,000 in all
+	f=$1
+	shift
+	{
+		echo "target sim 6.18"
+		echo "new openat2"; echo "set flags O_RDWR|O_CREAT"; echo "set mode 0644"
+		echo "new clone3"; echo "set flags CLONE_NEWNS|CLONE_CLEAR_SIGHAND"; echo "set exit_signal SIGCHLD"
+		echo "new sched_setattr"; echo "set sched_flags SCHED_FLAG_RESET_ON_FORK"
+		i=0
+		while [ $i -lt 10000 ]; do
+			for c in "$@"; do
+				[ $i -lt 10000 ] && echo "$c"
+				i=$((i + 1))
+			done
+		done
+	} >"$f"
+}
+sim_script "$B/sim10000.xsc" "call openat2" "call clone3" "call sched_setattr"
+sim_script "$B/noop10000.xsc" "use sched_attr"
+for m in wall cpu; do
+	c=; [ $m = cpu ] && c=-c
+	simt=$("$B/timeit" $c "$NL" "$BUILD/xsc" --data data "$B/sim10000.xsc")
+	noopt=$("$B/timeit" $c "$NL" "$BUILD/xsc" --data data "$B/noop10000.xsc")
+	awk -v s="$simt" -v n="$noopt" -v m="$m" 'BEGIN {
+		per = (s - n) / 10000
+		printf "  %-4s 10,000 simulated calls %.1f ms, 10,000 no-op commands %.1f ms, ratio %.2f; %.1f us per simulated call (budget 20 us): %s\n", m, s / 1000, n / 1000, s / n, per, per <= 20 ? "PASS" : "OVER"
+	}'
+done
+echo "  reproduce: $B/timeit [-c] $NL $BUILD/xsc --data data $B/sim10000.xsc; the same with $B/noop10000.xsc"
+
 echo "== live call: one 'call openat2', from a script of 1,000 calls, against bench/callref.c (fork per call, unconfined); best of 3 interleaved rounds of the median of $NL runs, wall and CPU time"
 # informational: PASS/OVER is printed, the exit status stays with the budgets above
 # -fno-plt as xsc's kernel/ objects: no lazy binding in the children
