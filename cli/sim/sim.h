@@ -18,6 +18,7 @@
 struct sim_opts {
 	uint32_t kv;          /* the simulated kernel */
 	bool check_fields;    /* it implements the 2024 CHECK_FIELDS proposal */
+	bool size_only;       /* the size convention alone (the matrix): not the checks of field values that follow it */
 };
 
 /* Answers req as the kernel kv would. why gets one reason a line. Returns 0. */
