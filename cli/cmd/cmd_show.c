@@ -1,5 +1,6 @@
 #include <string.h>
 #include "cmd/commands.h"
+#include "model/errtable.h"
 #include "model/kver.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -131,7 +132,7 @@ static void size_sentence(struct sbuf *sb, const struct syscall *sc)
 	if (r->min)
 		sbuf_addf(sb, "; minimum %u", r->min);
 	if (r->cap) {
-		sbuf_addf(sb, "; above %llu: E2BIG", (unsigned long long)r->cap);
+		sbuf_addf(sb, "; above %llu: %s", (unsigned long long)r->cap, r->cap_errno ? r->cap_errno : "E2BIG");
 		if (r->cap_since)
 			sbuf_addf(sb, " (since %s)", kver_str(r->cap_since, kv));
 	}
@@ -141,41 +142,36 @@ static void size_sentence(struct sbuf *sb, const struct syscall *sc)
 		sbuf_addf(sb, "; write-back: %s", r->writeback);
 }
 
-/* The call's own checks, in the kernel's order. */
-static void show_checks(struct out *o, const struct syscall *sc)
+/* An env check's errnos and what it depends on. */
+static void show_env_json(struct out *o, const struct check *ck)
+{
+	if (!ck || !ck->env)
+		return;
+	out_arr(o, "errnos");
+	for (size_t k = 0; k < ck->nerrnos; k++)
+		out_str(o, NULL, ck->errnos[k]);
+	out_end(o);
+	out_arr(o, "env");
+	for (int k = 0; k < ENV_NKINDS; k++)
+		if (ck->env & 1u << k)
+			out_str(o, NULL, env_kind_name((enum env_kind)k));
+	out_end(o);
+}
+
+/* The call's checks as written, for JSON readers that evaluate them. */
+static void show_checks_json(struct out *o, const struct syscall *sc)
 {
 	char a[16], b[16];
-	out_text(o, "%s", !sc->nchecks ? "" : sc->checks[0].before_size ?
-			  "checks (in the kernel's order; those before the size run before the size checks, the rest after them):\n" :
-			  "checks (in the kernel's order, after the size checks):\n");
 	out_arr(o, "checks");
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		kver_str(ck->since, a);
-		kver_str(ck->until, b);
-		struct sbuf en = SBUF_INIT, env = SBUF_INIT;
-		check_errnos_env(ck, &en, &env);
-		out_text(o, "  %-10s if %s  [%s%s%s%s%s%s; %s]\n             %s\n", en.buf, ck->text, a,
-			 ck->until ? ", gone in " : "+", ck->until ? b : "", ck->before_size ? "; before the size" : "",
-			 ck->env ? "; depends on " : "", env.buf, ck->source, ck->why);
-		sbuf_release(&en), sbuf_release(&env);
 		out_obj(o, NULL);
 		out_str(o, "errno", ck->errno_name);
-		if (ck->env) {
-			out_arr(o, "errnos");
-			for (size_t k = 0; k < ck->nerrnos; k++)
-				out_str(o, NULL, ck->errnos[k]);
-			out_end(o);
-			out_arr(o, "env");
-			for (int k = 0; k < ENV_NKINDS; k++)
-				if (ck->env & 1u << k)
-					out_str(o, NULL, env_kind_name((enum env_kind)k));
-			out_end(o);
-		}
+		show_env_json(o, ck);
 		out_str(o, "if", ck->text);
-		out_str(o, "since", a);
+		out_str(o, "since", kver_str(ck->since, a));
 		if (ck->until)
-			out_str(o, "until", b);
+			out_str(o, "until", kver_str(ck->until, b));
 		if (ck->before_size)
 			out_str(o, "stage", "before-size");
 		out_str(o, "source", ck->source);
@@ -183,6 +179,59 @@ static void show_checks(struct out *o, const struct syscall *sc)
 		out_end(o);
 	}
 	out_end(o);
+}
+
+static void show_error_row(struct out *o, const struct errrow *r)
+{
+	char a[16], b[16];
+	struct sbuf k = SBUF_INIT;
+	errrow_kernels(&k, r);
+	out_text(o, "  %-10s %s\n", r->errnos, r->why);
+	if (r->cond)
+		out_text(o, "             if %s%s  [%s%s%s; %s]\n", r->cond, r->before_size ? " (before the size)" : "", k.buf,
+			 r->depends ? "; depends on " : "", r->depends ? r->depends : "", r->source);
+	else if (r->kind != ER_PROSE)
+		out_text(o, "             [%s; %s]\n", k.buf, r->source);
+	out_obj(o, NULL);
+	out_str(o, "errno", r->errno_name);
+	show_env_json(o, r->check);
+	out_str(o, "meaning", r->why);
+	out_str(o, "kind", errrow_kind_name(r->kind));
+	out_str(o, "if", r->cond);
+	out_str(o, "since", r->since ? kver_str(r->since, a) : NULL);
+	out_str(o, "until", r->until ? kver_str(r->until, b) : NULL);
+	if (r->before_size)
+		out_str(o, "stage", "before-size");
+	out_str(o, "source", r->source);
+	out_end(o);
+	sbuf_release(&k);
+}
+
+/* The error table, generated from the size steps and the checks: those the arguments decide,
+ * then those that depend on the world, then the prose no check covers yet. */
+static void show_errors(struct out *o, const struct syscall *sc)
+{
+	struct errtable t;
+	errtable_build(&t, sc);
+	out_arr(o, "errors");
+	for (int part = 0; part < 3; part++) {
+		bool any = false;
+		for (size_t i = 0; i < t.n; i++) {
+			const struct errrow *r = &t.rows[i];
+			if ((part == 0) != (r->kind != ER_ENV && r->kind != ER_PROSE) || (part == 1) != (r->kind == ER_ENV))
+				continue;
+			if (!any)
+				out_text(o, "%s", part == 0 ? "errors (in the kernel's order; the first that holds is the answer):\n" :
+						  part == 1 ? "errors that depend on the world (paths, descriptors, privilege, ...):\n" :
+						  sc->nchecks ? "errors not yet written as checks (the catalogue's prose):\n" :
+						  "errors in the catalogue's prose (this call has no checks yet):\n");
+			any = true;
+			show_error_row(o, r);
+		}
+	}
+	out_end(o);
+	show_checks_json(o, sc);
+	errtable_release(&t);
 }
 
 static void show_syscall(struct out *o, const struct syscall *sc)
@@ -275,17 +324,7 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	}
 	out_end(o);
 
-	out_text(o, "errors:\n");
-	out_arr(o, "errors");
-	for (size_t i = 0; i < sc->nerrors; i++) {
-		out_text(o, "  %-10s %s\n", sc->errors[i].errno_name, sc->errors[i].meaning);
-		out_obj(o, NULL);
-		out_str(o, "errno", sc->errors[i].errno_name);
-		out_str(o, "meaning", sc->errors[i].meaning);
-		out_end(o);
-	}
-	out_end(o);
-	show_checks(o, sc);
+	show_errors(o, sc);
 	out_text(o, "%s", sc->nlineage ? "lineage:\n" : "");
 	out_arr(o, "lineage");
 	for (size_t i = 0; i < sc->nlineage; i++) {

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "base/diag.h"
 #include "kernel/probe.h"
+#include "model/errtable.h"
 #include "model/kver.h"
 #include "base/banned.h"
 
@@ -393,7 +394,8 @@ static void size_rules(struct sbuf *sb, const struct syscall *sc)
 	if (r->min)
 		sbuf_addf(sb, "- **Smallest size accepted:** %u bytes.\n", r->min);
 	if (r->cap) {
-		sbuf_addf(sb, "- **Largest size accepted:** %llu bytes; more is `E2BIG`", (unsigned long long)r->cap);
+		sbuf_addf(sb, "- **Largest size accepted:** %llu bytes; more is `%s`", (unsigned long long)r->cap,
+			  r->cap_errno ? r->cap_errno : "E2BIG");
 		if (r->cap_since)
 			sbuf_addf(sb, " (the cap exists `since %s`)", kv(r->cap_since, b));
 		sbuf_adds(sb, ".\n");
@@ -503,38 +505,75 @@ static void probe_section(struct sbuf *sb, const struct probe_run *run, const st
 	}
 }
 
-/* The call's own checks, in the kernel's order, as the simulator runs them. */
-static void checks_section(struct sbuf *sb, const struct syscall *sc)
+/* One row of the error table; the first row of each errno carries its anchor. */
+static void error_row(struct sbuf *sb, const struct errtable *t, const struct errrow *r, bool prose)
 {
-	char a[16], b[16];
-	if (!sc->nchecks)
-		return;
-	sbuf_adds(sb, sc->checks[0].before_size ?
-			      "\n## Checks\n\nIn the kernel's order: those marked *before the size* run before the size checks "
-			      "(they read only arguments), the rest after them; the first that holds is the answer.\n" :
-			      "\n## Checks\n\nIn the kernel's order, after the size checks: the first that holds is the "
-			      "answer.\n");
-	sbuf_adds(sb, "\n| errno | if | kernels | source | why |\n|---|---|---|---|---|\n");
-	for (size_t i = 0; i < sc->nchecks; i++) {
-		const struct check *ck = &sc->checks[i];
-		struct sbuf en = SBUF_INIT, env = SBUF_INIT;
-		check_errnos_env(ck, &en, &env);
-		sbuf_addf(sb, "| %s | ", en.buf);
-		md_code(sb, ck->text, true);
-		if (ck->before_size)
-			sbuf_adds(sb, " *before the size*");
-		if (ck->env)
-			sbuf_addf(sb, " *depends on %s*", env.buf);
-		sbuf_release(&en), sbuf_release(&env);
-		if (ck->until)
-			sbuf_addf(sb, " | %s, gone in %s | ", kver_str(ck->since, a), kver_str(ck->until, b));
-		else
-			sbuf_addf(sb, " | %s and later | ", kver_str(ck->since, a));
-		md_text(sb, ck->source);
-		sbuf_adds(sb, " | ");
-		md_text(sb, ck->why);
-		sbuf_adds(sb, " |\n");
+	sbuf_adds(sb, "| ");
+	if (errtable_first(t, r->errno_name) == r)
+		self_anchor(sb, "errno-", r->errno_name);
+	else
+		md_code(sb, r->errno_name, true);
+	if (r->errnos[strlen(r->errno_name)]) { /* an env check's others: "/ENOTDIR" */
+		sbuf_adds(sb, " ");
+		md_code(sb, r->errnos + strlen(r->errno_name), true);
 	}
+	sbuf_adds(sb, " | ");
+	md_text(sb, r->why);
+	if (r->depends) {
+		sbuf_adds(sb, " *(depends on ");
+		md_text(sb, r->depends);
+		sbuf_adds(sb, ")*");
+	}
+	if (prose) {
+		sbuf_adds(sb, " |\n");
+		return;
+	}
+	sbuf_adds(sb, " | ");
+	if (r->cond)
+		md_code(sb, r->cond, true);
+	if (r->before_size)
+		sbuf_adds(sb, " *before the size*");
+	struct sbuf k = SBUF_INIT;
+	errrow_kernels(&k, r);
+	sbuf_adds(sb, " | ");
+	md_text(sb, k.buf);
+	sbuf_adds(sb, " | ");
+	md_text(sb, r->source);
+	sbuf_adds(sb, " |\n");
+	sbuf_release(&k);
+}
+
+/* The call's errors, generated from its size steps and checks in the kernel's order (as the
+ * simulator runs them), then those that depend on the world, then the prose no check covers. */
+static void errors_section(struct sbuf *sb, const struct syscall *sc)
+{
+	struct errtable t;
+	errtable_build(&t, sc);
+	static const char *const head[] = {
+		"\n## Errors\n\nGenerated from the size steps and the call's checks, in the kernel's order: the first "
+		"that holds is the answer.\n\n| errno | when | if | kernels | source |\n|---|---|---|---|---|\n",
+		"\n### Errors that depend on the world\n\nThey depend on state outside the arguments (paths, "
+		"descriptors, pointers, privilege, ...).\n\n| errno | when | if | kernels | source |\n|---|---|---|---|---|\n",
+		"\n### Errors not yet written as checks\n\nThe catalogue's prose, for what no check gives yet.\n\n"
+		"| errno | meaning |\n|---|---|\n",
+	};
+	for (int part = 0; part < 3; part++) {
+		bool any = false;
+		for (size_t i = 0; i < t.n; i++) {
+			const struct errrow *r = &t.rows[i];
+			int p = r->kind == ER_ENV ? 1 : r->kind == ER_PROSE ? 2 : 0;
+			if (p != part)
+				continue;
+			if (!any)
+				sbuf_adds(sb, part == 2 && !sc->nchecks ?
+						      "\n### Errors in the catalogue's prose\n\nThis call has no checks yet; "
+						      "its prose stands until they are written.\n\n| errno | meaning |\n|---|---|\n" :
+						      head[part]);
+			any = true;
+			error_row(sb, &t, r, part == 2);
+		}
+	}
+	errtable_release(&t);
 }
 
 /* ---- pages ---- */
@@ -636,18 +675,7 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 			flagset_section(sb, sets[i], "###");
 	}
 
-	if (sc->nerrors) {
-		sbuf_adds(sb, "\n## Errors\n\n| errno | meaning |\n|---|---|\n");
-		for (size_t i = 0; i < sc->nerrors; i++) {
-			sbuf_adds(sb, "| ");
-			self_anchor(sb, "errno-", sc->errors[i].errno_name);
-			sbuf_adds(sb, " | ");
-			md_text(sb, sc->errors[i].meaning);
-			sbuf_adds(sb, " |\n");
-		}
-	}
-
-	checks_section(sb, sc);
+	errors_section(sb, sc);
 
 	if (sc->nlineage) {
 		sbuf_adds(sb, "\n## Lineage\n\n");
@@ -1015,6 +1043,52 @@ void docgen_home(const struct docgen_input *in, struct sbuf *sb)
 
 /* ---- man page and completion ---- */
 
+/* Each call's error table, one line a row: errno, the condition in words, kernels, source. */
+static void man_errors(const struct docgen_input *in, struct sbuf *md)
+{
+	sbuf_adds(md, "\n# ERRORS OF THE SYSTEM CALLS\n\nGenerated from each call's size steps and checks, in the "
+		      "kernel's order (the first that holds is the answer); what depends on the world, and the "
+		      "catalogue's prose where no check exists yet, are marked. **xsc show** *NAME* adds each "
+		      "check's condition as written.\n\n");
+	for (size_t i = 0; i < in->cat->nsyscalls; i++) {
+		const struct syscall *sc = &in->cat->syscalls[i];
+		struct errtable t;
+		errtable_build(&t, sc);
+		sbuf_adds(md, "## ");
+		md_text(md, sc->name);
+		sbuf_adds(md, "\n\n");
+		for (size_t k = 0; k < t.n; k++) {
+			const struct errrow *r = &t.rows[k];
+			struct sbuf kv = SBUF_INIT;
+			errrow_kernels(&kv, r);
+			sbuf_adds(md, "- **");
+			md_text(md, r->errno_name);
+			sbuf_adds(md, "** ");
+			md_text(md, r->errnos + strlen(r->errno_name));
+			sbuf_adds(md, r->errnos[strlen(r->errno_name)] ? " " : "");
+			md_text(md, r->why);
+			if (r->kind == ER_PROSE) {
+				sbuf_adds(md, " (prose, not yet a check)");
+			} else {
+				sbuf_adds(md, " (");
+				if (r->depends) {
+					sbuf_adds(md, "depends on ");
+					md_text(md, r->depends);
+					sbuf_adds(md, "; ");
+				}
+				md_text(md, kv.buf);
+				sbuf_adds(md, "; ");
+				md_text(md, r->source);
+				sbuf_adds(md, ")");
+			}
+			sbuf_adds(md, "\n");
+			sbuf_release(&kv);
+		}
+		sbuf_adds(md, "\n");
+		errtable_release(&t);
+	}
+}
+
 void docgen_man(const struct docgen_input *in, struct sbuf *md)
 {
 	sbuf_adds(md, "# NAME\n\nxsc - explore, probe and document Linux extensible-struct system calls\n\n"
@@ -1055,6 +1129,7 @@ void docgen_man(const struct docgen_input *in, struct sbuf *md)
 		md_text(md, c->summary);
 		sbuf_adds(md, "\n");
 	}
+	man_errors(in, md);
 	sbuf_adds(md, "\n# EXIT STATUS\n\n0 success, 1 a command failed, 2 a usage error. A system call that returns an "
 		      "error is a successful **call**: the error is the answer. Stopped by SIGINT, SIGTERM or SIGHUP, "
 		      "xsc dies of that signal once it has cleaned up (a shell shows 128 + N: 130 for ^C).\n\n"
