@@ -209,6 +209,34 @@ static int parse_unknown_call(struct parser *P, size_t at)
 		    (uint64_t)(fs - S->cat->flagsets));
 }
 
+static int emit_field(struct parser *P, int i, size_t at)
+{
+	if (P->sc->st->fields[i].count)
+		return fail_at(P, at, "'%s' is an array, not a number", P->sc->st->fields[i].name);
+	return emit(P, XO_FIELD, (uint32_t)i, 0);
+}
+
+/* arg(NAME) or field(NAME): the argument or the field, for a name that is both (lsm_ctx's
+ * flags field and the lsm calls' flags argument). */
+static int parse_qualified(struct parser *P, bool is_arg, size_t at)
+{
+	P->p++; /* ( */
+	skip_blank(P);
+	size_t s = P->p;
+	while (is_ident(P->text[P->p], P->p == s))
+		P->p++;
+	size_t len = P->p - s;
+	int i = is_arg ? find_arg(P->sc->sc, P->text + s, len) : find_field(P->sc->st, P->text + s, len);
+	if (i < 0)
+		return fail_at(P, s, is_arg ? "arg() takes an argument of this call" : "field() takes a field of this call's struct");
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close the %s( at byte %zu of the expression", is_arg ? "arg" : "field",
+			       at + 1);
+	P->p++;
+	return is_arg ? emit(P, XO_ARG, (uint32_t)i, 0) : emit_field(P, i, s);
+}
+
 static int parse_name(struct parser *P)
 {
 	const struct expr_scope *S = P->sc;
@@ -226,13 +254,15 @@ static int parse_name(struct parser *P)
 		return parse_unknown_call(P, s);
 	if (!strcmp(name, "nonzero") && P->text[P->p] == '(')
 		return parse_nonzero_call(P, s);
+	if ((!strcmp(name, "arg") || !strcmp(name, "field")) && P->text[P->p] == '(')
+		return parse_qualified(P, name[0] == 'a', s);
 	if (P->text[P->p] == '(')
-		return fail_at(P, s, "unknown function '%s' (the functions are unknown() and nonzero())", name);
+		return fail_at(P, s, "unknown function '%s' (the functions are unknown(), nonzero(), arg() and field())", name);
 	int i;
 	if ((i = find_field(S->st, name, len)) >= 0) {
-		if (S->st->fields[i].count)
-			return fail_at(P, s, "'%s' is an array, not a number", name);
-		return emit(P, XO_FIELD, (uint32_t)i, 0);
+		if (find_arg(S->sc, name, len) >= 0)
+			return fail_at(P, s, "'%s' is both a field and an argument: write field(%s) or arg(%s)", name, name, name);
+		return emit_field(P, i, s);
 	}
 	if (!strcmp(name, "size"))
 		return emit(P, XO_SIZE, 0, 0);

@@ -1,6 +1,7 @@
 /* The check expressions: C's precedence and unsigned semantics, names from the catalogue,
  * and hostile text refused at the right column with a bounded parse. */
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "model/dataload.h"
 #include "model/expr.h"
@@ -112,6 +113,37 @@ static void test_nonzero(void)
 	how[13] = 0;
 }
 
+/* A name that is both a field and an argument: lsm_set_self_attr's flags argument and
+ * lsm_ctx's flags field. */
+static void test_qualified(void)
+{
+	const struct syscall *lsm = catalog_find_syscall(cat, "lsm_set_self_attr");
+	struct expr_scope scope = { cat, lsm, lsm->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos = 0;
+	unsigned char ctx[32] = { 0 };
+	uint64_t a[6] = { 100, 0, 32, 5, 0, 0 };
+	struct expr_env env = { cat, lsm, lsm->st, ctx, sizeof(ctx), a, 32, KVER(6, 18, 0) };
+	ctx[8] = 7;
+	ok(expr_parse(&scope, "flags", code, &pos, &why) < 0 &&
+	   !strcmp(why.buf, "'flags' is both a field and an argument: write field(flags) or arg(flags)"),
+	   "a bare name that is both is refused: %s", why.buf);
+	int n = expr_parse(&scope, "arg(flags)", code, &pos, &why);
+	ok(n > 0 && expr_eval(code, (size_t)n, &env) == 5, "arg(flags) is the argument");
+	n = expr_parse(&scope, "field( flags ) + 1", code, &pos, &why);
+	ok(n > 0 && expr_eval(code, (size_t)n, &env) == 8, "field(flags) is the field");
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "arg(len)", code, &pos, &why) < 0 && pos == 4 &&
+	   !strcmp(why.buf, "arg() takes an argument of this call"), "arg() of a field: %s", why.buf);
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "field(attr)", code, &pos, &why) < 0 && !strcmp(why.buf, "field() takes a field of this call's struct"),
+	   "field() of an argument: %s", why.buf);
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "arg(flags", code, &pos, &why) < 0 && pos == 9, "an unclosed arg(: %s", why.buf);
+	sbuf_release(&why);
+}
+
 static void test_hostile(void)
 {
 	struct sbuf e = SBUF_INIT;
@@ -140,7 +172,7 @@ static void test_hostile(void)
 	error_of("unknown(mode)", &e);
 	is_str(e.buf, "9: unknown() takes a field or argument that has a flag set", "unknown() of a plain field");
 	error_of("popcount(flags)", &e);
-	is_str(e.buf, "1: unknown function 'popcount' (the functions are unknown() and nonzero())", "an unknown function");
+	is_str(e.buf, "1: unknown function 'popcount' (the functions are unknown(), nonzero(), arg() and field())", "an unknown function");
 	error_of("nonzero(8)", &e);
 	is_str(e.buf, "10: nonzero() takes a field, or two offsets FROM, TO of the struct's bytes", "nonzero() of one number");
 	error_of("nonzero(0, 8", &e);
@@ -196,6 +228,7 @@ int main(void)
 	test_arithmetic();
 	test_names();
 	test_nonzero();
+	test_qualified();
 	test_hostile();
 	catalog_free(cat);
 	return tap_done();
