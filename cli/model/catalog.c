@@ -273,6 +273,8 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 	for (size_t k = 0; st->fields && k < st->nfields && !r->bad; k++) {
 		struct field *f = &st->fields[k];
 		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->zero), MV_STR(r, f->type_text);
+		MV_STR(r, f->shown_if.text), MV_ARR(r, f->shown_if.code, f->shown_if.ncode);
+		MV_STR(r, f->written_if.text), MV_ARR(r, f->written_if.code, f->written_if.ncode);
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
 		MV_STRS(r, f->aliases, f->naliases);
 		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_FD);

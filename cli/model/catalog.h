@@ -31,6 +31,15 @@ struct flagset {
 	size_t nflags;
 };
 
+struct expr_insn; /* model/expr.h */
+
+/* A condition over a struct's fields and flag names, compiled at load (model/expr.h). */
+struct field_cond {
+	const char *text; /* NULL: none */
+	struct expr_insn *code;
+	size_t ncode;
+};
+
 struct field {
 	const char *name, *doc, *zero, *type_text;
 	enum ftype type;
@@ -42,6 +51,9 @@ struct field {
 	const char **aliases;
 	size_t naliases;
 	bool reserved, string;
+	/* how strace decodes it (model/decode.c): shown_if, when the call line shows the field
+	 * (else always); written_if, when a successful call wrote it back (shown after "=>") */
+	struct field_cond shown_if, written_if;
 };
 
 struct sversion {

@@ -460,7 +460,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
-					  "aliases", "reserved", "string", "format", NULL };
+					  "aliases", "reserved", "string", "format", "shown_if", "written_if", NULL };
 static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", NULL };
@@ -628,6 +628,8 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 	pop(L);
 }
 
+static void load_field_conds(struct loader *L, json_t *arr, struct cstruct *st);
+
 static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 {
 	if (!check_object(L, o, "a struct", struct_keys))
@@ -658,6 +660,8 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	}
 	unsigned natural;
 	load_fields(L, fields, st, &natural);
+	if (!L->failed)
+		load_field_conds(L, fields, st);
 	if (L->failed)
 		return;
 	st->align = has_align ? (unsigned)align : natural;
@@ -736,29 +740,57 @@ static void check_errno_value(struct loader *L, json_t *o, const char *key, cons
 	pop(L);
 }
 
-/* A check's condition, compiled into the arena. A fault is reported at its column (counted in
- * the JSON text, so an escape sequence before it shifts the column). */
-static void load_condition(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+/* A condition in the expression language (model/expr.h), compiled into the arena. A fault
+ * is reported at its column (counted in the JSON text, so an escape sequence before it
+ * shifts the column). */
+static void compile_condition(struct loader *L, const struct expr_scope *scope, const char *key, const char *text,
+			      struct expr_insn **code_out, size_t *ncode)
 {
-	if (!(ck->text = get_str(L, co, "if", true, "a check")) || L->failed)
-		return;
-	struct expr_scope scope = { L->cat, sc, sc->st };
 	struct expr_insn code[EXPR_MAX_CODE];
 	struct sbuf why = SBUF_INIT;
 	size_t pos = 0;
-	int n = expr_parse(&scope, ck->text, code, &pos, &why);
+	int n = expr_parse(scope, text, code, &pos, &why);
 	if (n < 0) {
-		push_key(L, "if");
+		push_key(L, key);
 		L->shift = 1 + pos; /* past the opening quote */
 		lerr(L, "%s", why.buf);
 		L->shift = 0;
 		pop(L);
 	} else {
-		ck->ncode = (size_t)n;
-		ck->code = arena_alloc(L->a, sizeof(*ck->code) * (size_t)n);
-		memcpy(ck->code, code, sizeof(*ck->code) * (size_t)n);
+		*ncode = (size_t)n;
+		*code_out = arena_alloc(L->a, sizeof(**code_out) * (size_t)n);
+		memcpy(*code_out, code, sizeof(**code_out) * (size_t)n);
 	}
 	sbuf_release(&why);
+}
+
+/* A check's condition: over the call's arguments, its struct's fields, size and flags. */
+static void load_condition(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+{
+	if (!(ck->text = get_str(L, co, "if", true, "a check")) || L->failed)
+		return;
+	struct expr_scope scope = { L->cat, sc, sc->st };
+	compile_condition(L, &scope, "if", ck->text, &ck->code, &ck->ncode);
+}
+
+/* A field's shown_if and written_if: over the struct's fields and flag names, compiled once
+ * every field is known. */
+static void load_field_conds(struct loader *L, json_t *arr, struct cstruct *st)
+{
+	struct expr_scope scope = { L->cat, NULL, st };
+	push_key(L, "fields");
+	for (size_t i = 0; i < st->nfields && !L->failed; i++) {
+		json_t *fo = json_array_get(arr, i);
+		struct field *f = &st->fields[i];
+		push_idx(L, i);
+		if ((f->shown_if.text = get_str(L, fo, "shown_if", false, "a field")) && !L->failed)
+			compile_condition(L, &scope, "shown_if", f->shown_if.text, &f->shown_if.code, &f->shown_if.ncode);
+		if ((f->written_if.text = get_str(L, fo, "written_if", false, "a field")) && !L->failed)
+			compile_condition(L, &scope, "written_if", f->written_if.text, &f->written_if.code,
+					  &f->written_if.ncode);
+		pop(L);
+	}
+	pop(L);
 }
 
 /* Whether a check's code reads the struct: a field, unknown(FIELD), nonzero(), or size when
@@ -1505,7 +1537,7 @@ static int check_versions(const struct cstruct *st, struct sbuf *why)
 	return 0;
 }
 
-static int check_struct(const struct cstruct *st, struct sbuf *why)
+static int check_struct(const struct catalog *c, const struct cstruct *st, struct sbuf *why)
 {
 	unsigned end, natural;
 	CHECK(st->name && st->header && st->doc && st->file && one_of(st->direction, directions) && st->nfields,
@@ -1513,6 +1545,12 @@ static int check_struct(const struct cstruct *st, struct sbuf *why)
 	if (check_fields(st, &end, &natural, why) < 0)
 		return -1;
 	CHECK(fields_unique(st), "a field of struct '%s' is named twice", st->name);
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		CHECK((!f->shown_if.text || expr_valid_struct(f->shown_if.code, f->shown_if.ncode, c, st)) &&
+			      (!f->written_if.text || expr_valid_struct(f->written_if.code, f->written_if.ncode, c, st)),
+		      "struct '%s': the conditions of field '%s'", st->name, f->name);
+	}
 	CHECK(st->align && st->align <= 4096 && !(st->align & (st->align - 1)) && st->align >= natural &&
 		      st->size == (end + st->align - 1) / st->align * st->align,
 	      "struct '%s': size %u, alignment %u", st->name, st->size, st->align);
@@ -1619,7 +1657,7 @@ int catalog_check(const struct catalog *c, struct sbuf *why)
 		if (check_flagset(&c->flagsets[i], why) < 0)
 			return -1;
 	for (size_t i = 0; i < c->nstructs; i++)
-		if (check_struct(&c->structs[i], why) < 0)
+		if (check_struct(c, &c->structs[i], why) < 0)
 			return -1;
 	for (size_t i = 0; i < c->nsyscalls; i++)
 		if (check_syscall(c, &c->syscalls[i], why) < 0)
@@ -1760,7 +1798,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 8 /* format version */ };
+		sizeof(struct expr_insn), 9 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

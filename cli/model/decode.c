@@ -1,10 +1,9 @@
 #include "model/decode.h"
 #include <string.h>
+#include "model/expr.h"
 #include "model/xlat.h"
 #include "base/banned.h"
 
-#define O_CREAT_BIT 0100
-#define O_TMPFILE_BITS 020200000
 #define O_ACCMODE_BITS 03
 
 static uint64_t field_value(const struct field *f, const unsigned char *data)
@@ -93,30 +92,24 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 
 enum { STRACE_STRSIZE = 32 }; /* strace -s default */
 
-/* strace leaves out some fields that are zero and mean nothing without a flag. */
-static bool skip_field(const struct cstruct *st, const struct field *f, const unsigned char *data)
+/* Whether c holds for the struct in data[0, len); no condition always holds. */
+static bool cond_holds(const struct catalog *cat, const struct cstruct *st, const struct field_cond *c,
+		       const unsigned char *data, size_t len)
+{
+	if (!c->text)
+		return true;
+	struct expr_env env = { .cat = cat, .st = st, .buf = data, .seen = len };
+	return expr_eval(c->code, c->ncode, &env) != 0;
+}
+
+/* strace leaves out reserved fields that are zero, and the fields its decoder shows only on
+ * a condition (the catalogue's shown_if: open_how's mode, clone_args' pointers). */
+static bool skip_field(const struct catalog *cat, const struct cstruct *st, const struct field *f,
+		       const unsigned char *data, size_t len)
 {
 	if (f->reserved)
 		return mem_all_zero(data + f->offset, f->size);
-	if (!strcmp(st->name, "open_how") && !strcmp(f->name, "mode")) {
-		uint64_t flags = le_load(data, 8);
-		return !(flags & (O_CREAT_BIT | O_TMPFILE_BITS)) && !le_load(data + 8, 8);
-	}
-	if (!strcmp(st->name, "clone_args")) {
-		/* strace shows a pointer field when a flag asks for it */
-		static const struct { const char *field; uint64_t flags; } when[] = {
-			{ "pidfd", 0x1000 }, { "child_tid", 0x1000000 | 0x200000 }, { "parent_tid", 0x100000 },
-			{ "tls", 0x80000 }, { "cgroup", 0x200000000ULL },
-		};
-		uint64_t flags = le_load(data, 8);
-		for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++)
-			if (!strcmp(f->name, when[i].field))
-				return !(flags & when[i].flags) && (strcmp(f->name, "cgroup") || mem_all_zero(data + f->offset, f->size));
-		if (!strcmp(f->name, "set_tid") || !strcmp(f->name, "set_tid_size"))
-			return !le_load(data + 72, 8);
-		return false;
-	}
-	return false;
+	return !cond_holds(cat, st, &f->shown_if, data, len);
 }
 
 void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
@@ -140,7 +133,7 @@ void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstr
 	sbuf_addch(sb, '{');
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
-		if (f->offset + f->size > shown || skip_field(st, f, data))
+		if (f->offset + f->size > shown || skip_field(cat, st, f, data, len))
 			continue;
 		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
 		decode_field(sb, cat, f, data);
@@ -178,27 +171,32 @@ static void put_string(struct sbuf *sb, const char *s)
 	sbuf_addch(sb, '"');
 }
 
-/* The bytes the kernel changed in the size field are shown strace's way: => {size=N}. */
+static bool writes_fields(const struct cstruct *st)
+{
+	for (size_t i = 0; i < st->nfields; i++)
+		if (st->fields[i].written_if.text)
+			return true;
+	return false;
+}
+
+/* What the kernel wrote back, strace's way: the fields the catalogue's written_if names
+ * (clone3's pidfd: => {pidfd=[3]}), else the size field when the kernel changed it. */
 static void put_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
 {
-	if (!strcmp(st->name, "clone_args") && o->after && o->len >= 64) {
+	if (o->after && writes_fields(st)) {
 		if (o->ret < 0)
 			return; /* strace shows what the kernel wrote only when it succeeded */
-		uint64_t flags = le_load(o->before, 8);
-		const struct field *pf = cstruct_find_field(st, "pidfd"), *pt = cstruct_find_field(st, "parent_tid");
 		bool first = true;
-		if (flags & (0x1000 | 0x100000))
-			sbuf_adds(sb, " => {");
-		if ((flags & 0x1000) && pf) {
-			sbuf_adds(sb, "pidfd=");
-			decode_field(sb, cat, pf, o->after);
+		for (size_t i = 0; i < st->nfields; i++) {
+			const struct field *f = &st->fields[i];
+			if (!f->written_if.text || f->offset + f->size > o->len ||
+			    !cond_holds(cat, st, &f->written_if, o->before, o->len))
+				continue;
+			sbuf_addf(sb, "%s%s=", first ? " => {" : ", ", f->name);
+			decode_field(sb, cat, f, o->after);
 			first = false;
 		}
-		if ((flags & 0x100000) && pt) {
-			sbuf_addf(sb, "%sparent_tid=", first ? "" : ", ");
-			decode_field(sb, cat, pt, o->after);
-		}
-		if (flags & (0x1000 | 0x100000))
+		if (!first)
 			sbuf_addch(sb, '}');
 		return;
 	}

@@ -444,26 +444,26 @@ uint64_t expr_eval(const struct expr_insn *code, size_t n, const struct expr_env
 	return sp ? stack[sp - 1] : 0;
 }
 
-static bool insn_valid(const struct expr_insn *x, const struct catalog *cat, const struct syscall *sc)
+static bool insn_valid(const struct expr_insn *x, const struct catalog *cat, const struct cstruct *st, size_t nargs)
 {
-	size_t nargs = sc->nargs < 6 ? sc->nargs : 6;
 	switch (x->op) {
-	case XO_FIELD: return sc->st && x->idx < sc->st->nfields && !sc->st->fields[x->idx].count;
+	case XO_FIELD: return st && x->idx < st->nfields && !st->fields[x->idx].count;
 	case XO_ARG: return x->idx < nargs;
 	case XO_UNKNOWN_FIELD:
-		return sc->st && x->idx < sc->st->nfields && x->val < cat->nflagsets;
+		return st && x->idx < st->nfields && x->val < cat->nflagsets;
 	case XO_UNKNOWN_ARG: return x->idx < nargs && x->val < cat->nflagsets;
 	default: return x->op <= XO_LAST;
 	}
 }
 
-bool expr_valid(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct syscall *sc)
+static bool valid_in(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct cstruct *st,
+		     size_t nargs)
 {
 	size_t sp = 0;
 	if (!code || !n || n > EXPR_MAX_CODE)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (!insn_valid(&code[i], cat, sc))
+		if (!insn_valid(&code[i], cat, st, nargs))
 			return false;
 		if (is_operand(code[i].op) && ++sp > EXPR_MAX_DEPTH)
 			return false;
@@ -471,4 +471,14 @@ bool expr_valid(const struct expr_insn *code, size_t n, const struct catalog *ca
 			return false;
 	}
 	return sp == 1;
+}
+
+bool expr_valid(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct syscall *sc)
+{
+	return valid_in(code, n, cat, sc->st, sc->nargs < 6 ? sc->nargs : 6);
+}
+
+bool expr_valid_struct(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct cstruct *st)
+{
+	return valid_in(code, n, cat, st, 0);
 }

@@ -62,4 +62,6 @@ uint64_t expr_eval(const struct expr_insn *code, size_t n, const struct expr_env
 /* Whether code[0..n) is well formed for sc (indices in range, the stack balanced): code
  * read back from a cache is held to this before it is run. */
 bool expr_valid(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct syscall *sc);
+/* The same for a condition over st's fields alone (no arguments): a field's shown_if. */
+bool expr_valid_struct(const struct expr_insn *code, size_t n, const struct catalog *cat, const struct cstruct *st);
 #endif
