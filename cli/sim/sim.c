@@ -255,8 +255,9 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 			    (unsigned)(usize < ksize ? usize : ksize));
 		}
 	} else if (sc->nchecks) {
-		/* no size convention: the call's checks, in place of the generic tests below */
-		struct expr_env env = { cat, sc, st, o->before, o->len, req->args, req->size, opt->kv };
+		/* no size convention: the call's checks, in place of the generic tests below; a
+		 * struct the caller did not pass (open_tree_attr's NULL attr) reads as zeros */
+		struct expr_env env = { cat, sc, st ? st : sc->st, o->before, st ? o->len : 0, req->args, req->size, opt->kv };
 		const struct check *ck = first_check(sc, &env, 0);
 		if (ck) {
 			explain_check(sc, ck, &env, why);
