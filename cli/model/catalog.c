@@ -327,6 +327,7 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 	ENUM_OK(r, sc->size_where, SW_NONE);
 	check_bool(r, &sc->is_ioctl), check_bool(r, &sc->has_rules), check_bool(r, &sc->designed);
 	check_bool(r, &sc->check_fields);
+	ENUM_OK(r, sc->returns, RET_PID);
 	reloc_syscall_lists(r, c, sc);
 }
 

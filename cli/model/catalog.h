@@ -122,6 +122,9 @@ struct check {
 };
 struct lineage { const char *name, *why; uint32_t since; };
 
+/* What a successful call returns, where the catalogue says ("returns"). */
+enum sc_returns { RET_UNSAID, RET_FD, RET_PID };
+
 struct syscall {
 	const char *name, *kind, *header, *prototype, *summary, *safety, *file;
 	long nr_x86_64, nr_aarch64; /* -1: not on that architecture */
@@ -155,6 +158,7 @@ struct syscall {
 	const char *probe_note;
 	bool designed;         /* made in the session (struct new … syscall new): no kernel has it */
 	bool check_fields;     /* the 2024 CHECK_FIELDS proposal covered it ('target sim --check-fields') */
+	enum sc_returns returns;
 };
 
 struct catalog {
