@@ -69,6 +69,47 @@ static void print_bitmap(struct out *o, const struct probe_run *run)
 	}
 }
 
+/* What qualifies a holder's answers: a request mask whose unknown bits the kernel ignores,
+ * flags told known by the order of the checks (a descriptor the prober cannot make), and
+ * answers that depend on the sandbox's file system. */
+static void holder_notes(struct out *o, const struct probe_report *r, const char *holder, struct sbuf *details)
+{
+	bool ignores = probe_ignores_unknown(r->sc, holder);
+	out_bool(o, "ignores_unknown_bits", ignores);
+	if (ignores)
+		sbuf_addf(details, "    %s: a request mask: the kernel ignores the bits it does not know, so they were not probed\n", holder);
+	struct sbuf order = SBUF_INIT, fs = SBUF_INIT;
+	out_arr(o, "by_check_order");
+	for (size_t i = 0; i < r->nflags; i++) {
+		const struct flag_answer *fa = &r->flags[i];
+		if (strcmp(fa->holder, holder) || !fa->name || !fa->unknown_err || fa->answer == ANS_INCONCLUSIVE)
+			continue;
+		const char *got = fa->err ? errno_name(fa->err) : "success";
+		out_obj(o, NULL);
+		out_str(o, "flag", fa->name);
+		out_str(o, "errno", fa->err ? errno_name(fa->err) : NULL);
+		out_str(o, "unknown_errno", errno_name(fa->unknown_err));
+		out_end(o);
+		sbuf_addf(&order, " %s (%s; an unknown flag gets %s)", fa->name, got ? got : "?", errno_name(fa->unknown_err));
+	}
+	out_end(o);
+	out_arr(o, "filesystem_dependent");
+	for (size_t i = 0; i < r->nflags; i++) {
+		const struct flag_answer *fa = &r->flags[i];
+		if (strcmp(fa->holder, holder) || !fa->name || !fa->fs_dependent)
+			continue;
+		out_str(o, NULL, fa->name);
+		sbuf_addf(&fs, " %s", fa->name);
+	}
+	out_end(o);
+	if (order.len)
+		sbuf_addf(details, "    %s: probed with a descriptor that is not open, told by the checks' order:%s\n", holder, order.buf);
+	if (fs.len)
+		sbuf_addf(details, "    %s: answered on the sandbox's file system (another may answer otherwise):%s\n", holder, fs.buf);
+	sbuf_release(&order);
+	sbuf_release(&fs);
+}
+
 static void print_report(struct out *o, const struct probe_report *r)
 {
 	const char *hs[16];
@@ -136,6 +177,7 @@ static void print_report(struct out *o, const struct probe_report *r)
 		}
 		for (size_t i = 0; i < r->nflags; i++)
 			total += r->flags[i].name && !strcmp(r->flags[i].holder, hs[h]);
+		holder_notes(o, r, hs[h], &details);
 		out_end(o);
 		out_text(o, "  %s %u/%u", hs[h], yes, total);
 		if (no.len)

@@ -12,7 +12,7 @@
 #include "kernel/systable.h"
 #include "base/banned.h"
 
-#define CACHE_FORMAT "xsc-probe-2"
+#define CACHE_FORMAT "xsc-probe-3"
 
 static uint64_t fnv(uint64_t h, const char *s)
 {
@@ -115,8 +115,8 @@ static json_t *answers_json(const struct probe_run *run, const char *key)
 		json_object_set_new(o, "us", json_integer((json_int_t)r->us));
 		for (size_t k = 0; k < r->nflags; k++) {
 			const struct flag_answer *fa = &r->flags[k];
-			json_array_append_new(flags, json_pack("[s s? I i i s?]", fa->holder, fa->name, (json_int_t)fa->bit,
-							       fa->answer, fa->err, fa->reason));
+			json_array_append_new(flags, json_pack("[s s? I i i s? i b]", fa->holder, fa->name, (json_int_t)fa->bit,
+							       fa->answer, fa->err, fa->reason, fa->unknown_err, fa->fs_dependent));
 		}
 		for (size_t k = 0; k < r->nqueries; k++)
 			json_array_append_new(qs, json_pack("[s I b]", r->queries[k].name, (json_int_t)r->queries[k].value,
@@ -209,12 +209,12 @@ static int load_answers(const struct catalog *cat, const char *path, const char 
 			const char *holder;
 			json_t *name, *reason; /* a string or null */
 			json_int_t bit;
-			int answer, e;
-			if (json_unpack(f, "[s o I i i o]", &holder, &name, &bit, &answer, &e, &reason) < 0 ||
+			int answer, e, unknown_err, fs_dependent;
+			if (json_unpack(f, "[s o I i i o i b]", &holder, &name, &bit, &answer, &e, &reason, &unknown_err, &fs_dependent) < 0 ||
 			    !(json_is_string(name) || json_is_null(name)) || !(json_is_string(reason) || json_is_null(reason)))
 				goto bad;
 			r->flags[r->nflags] = (struct flag_answer){ keep(run, holder), keep(run, json_string_value(name)),
-								    (uint64_t)bit, (enum answer)answer, e,
+								    (uint64_t)bit, (enum answer)answer, e, unknown_err, fs_dependent != 0,
 								    keep(run, json_string_value(reason)) };
 			if (!answer_fits(sc, &r->flags[r->nflags++]))
 				goto bad;

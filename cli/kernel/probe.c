@@ -20,9 +20,11 @@
 #include "kernel/btf.h"
 #include "kernel/invoke.h"
 #include "kernel/sandbox.h"
+#include "model/expr.h"
 #include "model/kver.h"
 #include "model/structbuf.h"
 #include "model/value.h"
+#include "model/xlat.h"
 #include "base/banned.h"
 
 #define PAGE 4096
@@ -30,10 +32,14 @@
 #define MAX_CAND 128
 #define MAX_Q 4
 #define SCRATCH_LEN 4096
+/* In place of a descriptor the prober cannot make (a user namespace's, an io_uring's, a
+ * cgroup's): the largest descriptor number, never open, within every INT_MAX bound. */
+#define STANDIN_FD 0x7fffffff
 
 /* One flag-bit probe: the parent fills the recipe, the child the result. */
 struct fprobe {
 	const char *holder, *name;
+	const struct flagset *fs; /* the parent's: the child never dereferences it */
 	uint32_t since;         /* the flag's kernel, 0 for a bit the catalogue does not know */
 	int field_off;          /* the bit lives in a struct field at this offset … */
 	unsigned width;         /* … of this many bytes, */
@@ -42,6 +48,9 @@ struct fprobe {
 	struct { int off, arg; unsigned width; uint64_t value; } comp[MAX_COMP];
 	int ncomp;
 	const char *inconclusive;
+	bool standin;           /* a companion is a descriptor the prober cannot make: STANDIN_FD */
+	int32_t unknown_err;    /* the errno of an unknown flag, when the checks tell it apart (0: not) */
+	bool fs_dependent;      /* a check about the file system holds for this call */
 	int32_t err;            /* result: 0 success, an errno, -1 not run */
 };
 
@@ -126,10 +135,12 @@ static uint64_t mnt_id_of(const char *path)
 struct specials {
 	uint64_t scratch, mnt_id;
 	struct shared *sh; /* for strings the child must see */
+	uint32_t kv;       /* the running kernel, for the checks' order */
 };
 
 /* A value of the recipe language: the catalogue's, or a token the prober resolves.
- * Returns 0, -1 (bad value, reported), or 1 (a resource xsc cannot make: inconclusive). */
+ * Returns 0, -1 (bad value, reported), 1 (a resource xsc cannot make: inconclusive), or 2
+ * (a descriptor xsc cannot make: *out is STANDIN_FD, and the checks' order may still tell). */
 static int recipe_value(const struct catalog *cat, const struct flagset *fs, const char *text,
 			const struct specials *sp, uint64_t *out)
 {
@@ -141,8 +152,10 @@ static int recipe_value(const struct catalog *cat, const struct flagset *fs, con
 		*out = sp->mnt_id;
 		return sp->mnt_id ? 0 : 1;
 	}
-	if (!strcmp(text, "USERNS_FD") || !strcmp(text, "IO_URING_FD") || !strcmp(text, "CGROUP_FD"))
-		return 1;
+	if (!strcmp(text, "USERNS_FD") || !strcmp(text, "IO_URING_FD") || !strcmp(text, "CGROUP_FD")) {
+		*out = STANDIN_FD;
+		return 2;
+	}
 	struct value v;
 	if (value_parse(cat, fs, text, &v) < 0)
 		return -1;
@@ -213,6 +226,11 @@ static void add_companion(const struct catalog *cat, const struct syscall *sc, s
 		return;
 	}
 	int r = recipe_value(cat, fs, eq + 1, sp, value);
+	if (r == 2) {
+		fp->standin = true;
+		fp->ncomp++;
+		return;
+	}
 	if (r) {
 		fp->inconclusive = r > 0 ? "it needs a resource the prober cannot make (a user-namespace, io_uring or cgroup descriptor)"
 				      : "a companion value is bad";
@@ -235,6 +253,14 @@ static size_t count_flag_probes(const struct syscall *sc, uint64_t declared)
 	return n;
 }
 
+bool probe_ignores_unknown(const struct syscall *sc, const char *holder)
+{
+	for (size_t i = 0; sc->has_rules && i < sc->rules.nignore_unknown; i++)
+		if (!strcmp(sc->rules.ignore_unknown[i], holder))
+			return true;
+	return false;
+}
+
 /* The probes of one flags word: every flag the catalogue names, then every other bit. */
 static void add_word(const struct catalog *cat, const struct syscall *sc, struct sprobe *p, const char *holder,
 		     const struct flagset *fs, int field_off, unsigned width, int arg, const struct specials *sp)
@@ -248,17 +274,19 @@ static void add_word(const struct catalog *cat, const struct syscall *sc, struct
 			continue;
 		struct fprobe *fp = &p->fp[p->nfp++];
 		memset(fp, 0, sizeof(*fp));
-		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .since = fl->since, .field_off = field_off,
+		*fp = (struct fprobe){ .holder = holder, .name = fl->name, .fs = fs, .since = fl->since, .field_off = field_off,
 				       .width = width, .arg = arg, .bit = fl->value, .err = -1 };
 		for (size_t c = 0; c < fl->ncompanions && !fp->inconclusive; c++)
 			add_companion(cat, sc, fp, fs, fl->companions[c], sp);
 	}
-	for (unsigned b = 0; b < width * 8; b++) {
+	/* a request mask (statx's mask, statmount's param): the kernel ignores the bits it does
+	 * not know by design, so accepting one says nothing and they are not probed */
+	for (unsigned b = 0; b < width * 8 && !probe_ignores_unknown(sc, holder); b++) {
 		uint64_t bit = 1ULL << b;
 		if (known & bit)
 			continue;
 		struct fprobe *fp = &p->fp[p->nfp++];
-		*fp = (struct fprobe){ .holder = holder, .name = NULL, .field_off = field_off, .width = width,
+		*fp = (struct fprobe){ .holder = holder, .name = NULL, .fs = fs, .field_off = field_off, .width = width,
 				       .arg = arg, .bit = bit, .err = -1 };
 	}
 }
@@ -288,6 +316,9 @@ static bool skipped(const struct syscall *sc, const char *field)
 			return true;
 	return false;
 }
+
+static void order_of(const struct catalog *cat, const struct sprobe *p, struct fprobe *fp, const struct flagset *fs,
+		     uint32_t kv);
 
 static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
 			      const struct specials *spv, unsigned timeout_ms, unsigned *needs)
@@ -368,8 +399,121 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 				add_word(cat, sc, p, a->name, a->flagset, -1, arg_width(a), (int)i, spv);
 		}
 	}
+	for (size_t i = 0; i < p->nfp; i++) {
+		struct fprobe *fp = &p->fp[i];
+		if (fp->inconclusive)
+			continue;
+		order_of(cat, p, fp, fp->fs, spv->kv);
+		if (fp->standin && !fp->unknown_err)
+			fp->inconclusive = "it needs a descriptor the prober cannot make (a user namespace's, an io_uring's or a cgroup's), "
+					   "and the catalogue's checks give no errno that tells a known flag from an unknown one";
+	}
 	p->base_err = p->ksize_bisect = p->ksize_wb = -1;
 	return NULL;
+}
+
+/* Sets up fp's call: its bit and its companions in buf (the struct) and a (the arguments);
+ * returns the size to declare. Memory only: the child runs it, and the parent, to walk the
+ * checks over the same call. */
+static uint64_t apply_fprobe(const struct sprobe *p, const struct fprobe *fp, unsigned char *buf, uint64_t a[6],
+			     uint64_t declared)
+{
+	if (fp->field_off >= 0) {
+		uint64_t v = le_load(buf + fp->field_off, fp->width);
+		le_store(buf + fp->field_off, fp->width, v | fp->bit);
+	} else {
+		a[fp->arg] = fp->bit; /* an argument's flag alone, without its default */
+	}
+	for (int c = 0; c < fp->ncomp; c++) {
+		if (fp->comp[c].off >= 0) {
+			uint64_t v = fp->comp[c].off == fp->field_off ? le_load(buf + fp->comp[c].off, fp->comp[c].width) : 0;
+			le_store(buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
+		} else if (fp->comp[c].arg >= 0) {
+			a[fp->comp[c].arg] = fp->comp[c].arg == fp->arg ? a[fp->arg] | fp->comp[c].value : fp->comp[c].value;
+		}
+	}
+	/* an argument companion may set the size itself (attr=0 size=0) */
+	uint64_t size = declared;
+	for (int c = 0; c < fp->ncomp; c++)
+		if (fp->comp[c].arg >= 0 && fp->comp[c].arg == p->size_arg)
+			size = fp->comp[c].value;
+	return size;
+}
+
+/* ---- the parent: what the checks say of a flag probe ---- */
+
+/* Where a walk down the call's checks ends: the first check decided by the arguments alone
+ * that holds (its errno, or 0 when none does), and the errnos of the world-dependent checks
+ * that hold before it (the world may give any of them instead). */
+struct check_walk {
+	int decided;
+	unsigned env;      /* the env kinds of those world-dependent checks */
+	int possible[16];
+	unsigned npossible;
+};
+
+static void walk_checks(const struct syscall *sc, const struct expr_env *env, struct check_walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		if (env->kv < ck->since || (ck->until && env->kv >= ck->until) || !expr_eval(ck->code, ck->ncode, env))
+			continue;
+		if (!ck->env) {
+			w->decided = errno_from_name(ck->errno_name);
+			return;
+		}
+		w->env |= ck->env;
+		for (size_t k = 0; k < ck->nerrnos && w->npossible < ARRAY_SIZE(w->possible); k++)
+			w->possible[w->npossible++] = errno_from_name(ck->errnos[k]);
+	}
+}
+
+static bool walk_may_give(const struct check_walk *w, int e)
+{
+	if (w->decided == e)
+		return true;
+	for (unsigned i = 0; i < w->npossible; i++)
+		if (w->possible[i] == e)
+			return true;
+	return false;
+}
+
+/* Walks the catalogue's checks over fp's call as the running kernel with the flag and as
+ * one without it. When the kernel without it certainly answers E and the one with it cannot
+ * answer E, the live errno tells the two apart: fp->unknown_err = E. Why the order matters:
+ * clone3 refuses an unknown flag (EINVAL, kernel/fork.c clone3_args_valid) before it looks
+ * at the cgroup descriptor CLONE_INTO_CGROUP names (EBADF for one that is not open), so the
+ * flag is probed without a cgroup. Also marks calls whose answer depends on the file system. */
+static void order_of(const struct catalog *cat, const struct sprobe *p, struct fprobe *fp, const struct flagset *fs,
+		     uint32_t kv)
+{
+	const struct syscall *sc = p->sc;
+	if (!sc->nchecks)
+		return;
+	size_t len = p->pristine_len;
+	unsigned char *buf = xcalloc(1, len ? len : 1);
+	if (len)
+		memcpy(buf, p->pristine, len);
+	uint64_t a[6];
+	memcpy(a, p->plan.req.args, sizeof(a));
+	uint64_t size = apply_fprobe(p, fp, buf, a, p->newest);
+	if (p->size_arg >= 0)
+		a[p->size_arg] = size;
+	if (p->size_field_off >= 0 && (size_t)p->size_field_off + p->size_field_width <= len)
+		le_store(buf + p->size_field_off, p->size_field_width, size);
+	uint64_t ksize = sc->st ? cstruct_size_at(sc->st, kv) : 0, seen = size < ksize ? size : ksize;
+	struct expr_env env = { cat, sc, sc->st, buf, seen < len ? (size_t)seen : len, a, size, kv, fs, 0, 0 };
+	struct check_walk with, without;
+	env.assume_known = fp->bit;
+	walk_checks(sc, &env, &with);
+	env.assume_known = 0;
+	env.assume_unknown = fp->bit;
+	walk_checks(sc, &env, &without);
+	free(buf);
+	fp->fs_dependent = with.env & (1u << ENV_FILESYSTEM);
+	if (without.decided && !without.npossible && !walk_may_give(&with, without.decided))
+		fp->unknown_err = without.decided;
 }
 
 /* ---- the child: async-signal-safe from fork to _exit ---- */
@@ -470,25 +614,7 @@ static void probe_flags(struct sprobe *p)
 			continue;
 		uint64_t a[6];
 		memcpy(a, p->plan.req.args, sizeof(a));
-		if (fp->field_off >= 0) {
-			uint64_t v = le_load(p->plan.req.buf + fp->field_off, fp->width);
-			le_store(p->plan.req.buf + fp->field_off, fp->width, v | fp->bit);
-		} else {
-			a[fp->arg] = fp->bit; /* an argument's flag alone, without its default */
-		}
-		for (int c = 0; c < fp->ncomp; c++) {
-			if (fp->comp[c].off >= 0) {
-				uint64_t v = fp->comp[c].off == fp->field_off ? le_load(p->plan.req.buf + fp->comp[c].off, fp->comp[c].width) : 0;
-				le_store(p->plan.req.buf + fp->comp[c].off, fp->comp[c].width, v | fp->comp[c].value);
-			} else if (fp->comp[c].arg >= 0) {
-				a[fp->comp[c].arg] = fp->comp[c].arg == fp->arg ? a[fp->arg] | fp->comp[c].value : fp->comp[c].value;
-			}
-		}
-		/* an argument companion may set the size itself (attr=0 size=0) */
-		uint64_t size = declared;
-		for (int c = 0; c < fp->ncomp; c++)
-			if (fp->comp[c].arg >= 0 && fp->comp[c].arg == p->size_arg)
-				size = fp->comp[c].value;
+		uint64_t size = apply_fprobe(p, fp, p->plan.req.buf, a, declared);
 		fp->err = do_call(p, a, size, false, NULL);
 	}
 }
@@ -640,6 +766,21 @@ static enum answer flag_answer(int err, const char **reason)
 	return ANS_YES; /* accepted: the call failed later, for another reason */
 }
 
+/* A flag probed with STANDIN_FD for its descriptor: the errno an unknown flag gets means
+ * unknown; any other answer came from a check after the flag's (order_of). */
+static enum answer standin_answer(const struct fprobe *fp, const char **reason)
+{
+	*reason = NULL;
+	if (fp->err == ENOSYS || fp->err == E2BIG || fp->err < 0) {
+		*reason = fp->err < 0 ? "not run" : "the call itself failed";
+		return ANS_INCONCLUSIVE;
+	}
+	if (fp->err == fp->unknown_err)
+		return ANS_NO;
+	*reason = "known: probed with a descriptor that is not open, the kernel answered past its unknown-flag check";
+	return ANS_YES;
+}
+
 /* The catalogue says this call refuses the flag (clone3 and CLONE_DETACHED). */
 static bool refused_by_design(const struct syscall *sc, const struct fprobe *fp)
 {
@@ -703,9 +844,13 @@ static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t 
 		fa->name = fp->name;
 		fa->bit = fp->bit;
 		fa->err = fp->err;
+		fa->unknown_err = fp->standin ? fp->unknown_err : 0; /* the order decided only these */
+		fa->fs_dependent = fp->fs_dependent;
 		if (fp->inconclusive || r->available != ANS_YES) {
 			fa->answer = ANS_INCONCLUSIVE;
 			fa->reason = fp->inconclusive ? fp->inconclusive : "the call is not available";
+		} else if (fp->standin) {
+			fa->answer = standin_answer(fp, &fa->reason);
 		} else {
 			fa->answer = flag_answer(fp->err, &fa->reason);
 			if (fa->answer == ANS_NO && fp->since && fp->since <= kv && !refused_by_design(p->sc, fp)) {
@@ -812,6 +957,8 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		return -1;
 	}
 	spv.mnt_id = mnt_id_of(box.dir);
+	if (kver_parse(run->kernel, &spv.kv, 1) == 0)
+		spv.kv = kver_release(spv.kv);
 	for (size_t i = 0; i < cnt; i++) {
 		ps[i].sc = list[i];
 		ps[i].skip = plan_probe(cat, &ps[i], &sh, &spv, timeout_ms, &needs);
@@ -848,11 +995,8 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	run->us = now_us() - t0;
 	sandbox_destroy(&box);
 	run->reports = xcalloc(cnt + 1, sizeof(*run->reports));
-	uint32_t kv = 0;
-	if (kver_parse(run->kernel, &kv, 1) == 0)
-		kv = kver_release(kv);
 	for (size_t i = 0; i < cnt; i++) {
-		report_one(&ps[i], &run->reports[run->nreports++], kv);
+		report_one(&ps[i], &run->reports[run->nreports++], spv.kv);
 		run->calls += ps[i].calls;
 		invoke_plan_release(&ps[i].plan);
 		free(ps[i].pristine);

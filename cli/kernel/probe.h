@@ -20,7 +20,9 @@ struct flag_answer {
 	uint64_t bit;
 	enum answer answer;
 	int err;              /* what the kernel said (0: success) */
-	const char *reason;   /* for inconclusive answers */
+	int unknown_err;      /* the errno an unknown flag gets, when the checks' order tells (0: not) */
+	bool fs_dependent;    /* the answer depends on the sandbox's file system */
+	const char *reason;   /* for inconclusive answers, and how a known flag was told */
 };
 
 struct query_answer {
@@ -65,6 +67,9 @@ void probe_run_release(struct probe_run *run);
 void probe_fill_bitmap(struct probe_report *r);
 /* The feature bits of one report: set, clear, or unknown (inconclusive). */
 bool probe_feature(const struct probe_report *r, size_t bit, bool *known);
+/* A flags word whose unknown bits the kernel ignores by design (the catalogue's rules'
+ * ignore_unknown: a request mask): they are not probed. */
+bool probe_ignores_unknown(const struct syscall *sc, const char *holder);
 /* Can this syscall be probed at all? */
 bool probe_supported(const struct syscall *sc, const char **why);
 #endif

@@ -386,7 +386,10 @@ static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64
 				return 0;
 		return v;
 	}
-	return v & ~flagset_known_bits(fs, env->kv);
+	uint64_t known = flagset_known_bits(fs, env->kv);
+	if (fs == env->assume_fs)
+		known = (known | env->assume_known) & ~env->assume_unknown;
+	return v & ~known;
 }
 
 static uint64_t operand(const struct expr_insn *x, const struct expr_env *env)

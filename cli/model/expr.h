@@ -51,6 +51,10 @@ struct expr_env {
 	const uint64_t *args;     /* the six argument registers */
 	uint64_t size;
 	uint32_t kv;
+	/* What-ifs for the prober: bits of assume_fs counted known, or unknown, whatever kv
+	 * says (zero: none), so one request can be walked as a kernel with and without a flag */
+	const struct flagset *assume_fs;
+	uint64_t assume_known, assume_unknown;
 };
 
 /* Parses text into code[0..EXPR_MAX_CODE). Returns the number of instructions, or -1 with

@@ -255,12 +255,19 @@ def main():
     # statx §20.1: reserved bit EINVAL, unknown mask bits silently dropped
     expect("statx", "mask", ["STATX__RESERVED"], "unsupported")
     expect("statx", "mask", ["STATX_BTIME", "STATX_MNT_ID", "STATX_MNT_ID_UNIQUE", "STATX_DIO_READ_ALIGN"], "supported")
-    # statmount §8: unknown request-mask bits ignored (accepted)
+    # statmount §8, statx §20.1, PIDFD_GET_INFO: unknown request-mask bits ignored by design,
+    # so the probe says so and does not list them as accepted unknown bits
     sm = (by.get("statmount") or {}).get("flags", {}).get("param", {})
     if len(sm.get("supported", [])) != 15:
         bad("statmount: param supported %r, kernel-facts: bits 0-14" % sm.get("supported"))
-    if not sm.get("unknown_bits_accepted"):
-        bad("statmount: param: no unknown bits accepted, kernel-facts: unknown bits are ignored")
+    for n, h in (("statmount", "param"), ("statx", "mask"), ("PIDFD_GET_INFO", "mask")):
+        v = (by.get(n) or {}).get("flags", {}).get(h)
+        if v is not None and (not v.get("ignores_unknown_bits") or v.get("unknown_bits_accepted")):
+            bad("%s: %s: ignores_unknown_bits %r, unknown_bits_accepted %r; kernel-facts: unknown bits are ignored"
+                % (n, h, v.get("ignores_unknown_bits"), v.get("unknown_bits_accepted")))
+    # the checks' order: an unknown clone3 flag is EINVAL (kernel/fork.c clone3_args_valid)
+    # before the cgroup descriptor is looked at (EBADF), so CLONE_INTO_CGROUP is decided
+    expect("clone3", "flags", ["CLONE_INTO_CGROUP"], "supported")
     expect("listmount", "flags", ["LISTMOUNT_REVERSE"], "supported")
     # xattr §9, fileattr §10
     expect("setxattrat", "flags", ["XATTR_CREATE", "XATTR_REPLACE"], "supported")

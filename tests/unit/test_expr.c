@@ -30,6 +30,22 @@ static uint64_t val_at(const char *text, uint32_t kv)
 
 static uint64_t val(const char *text) { return val_at(text, KVER(6, 18, 0)); }
 
+/* The value of text with bits of resolve's flag set assumed known or unknown. */
+static uint64_t assumed(const char *text, uint64_t known, uint64_t unknown, uint32_t kv)
+{
+	struct expr_scope scope = { cat, sc, sc->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos;
+	int n = expr_parse(&scope, text, code, &pos, &why);
+	sbuf_release(&why);
+	if (n < 0)
+		return ~0ULL - 1;
+	const struct flagset *fs = cstruct_find_field(sc->st, "resolve")->flagset;
+	struct expr_env env = { cat, sc, sc->st, how, sizeof(how), args, 24, kv, fs, known, unknown };
+	return expr_eval(code, (size_t)n, &env);
+}
+
 /* The error for text: "COL: message" (columns from 1). */
 static void error_of(const char *text, struct sbuf *out)
 {
@@ -87,6 +103,8 @@ static void test_names(void)
 	set_how(0, 0, 0x20);
 	ok(val_at("unknown(resolve)", KVER(5, 11, 0)) == 0x20 && val("unknown(resolve)") == 0,
 	   "unknown() at the simulated version (RESOLVE_CACHED came in 5.12)");
+	ok(assumed("unknown(resolve)", 0x20, 0, KVER(5, 11, 0)) == 0 && assumed("unknown(resolve)", 0, 0x20, KVER(6, 18, 0)) == 0x20,
+	   "unknown() with a flag assumed known, or unknown, whatever the version says (the prober's what-ifs)");
 }
 
 static void test_nonzero(void)
