@@ -10,6 +10,7 @@
 #include "model/kver.h"
 #include "model/value.h"
 #include "model/xlat.h"
+#include "sim/sim.h"
 #include "base/banned.h"
 
 #define MAX_PARTS 64
@@ -318,9 +319,20 @@ int cmd_explain(struct session *s, int argc, char **argv)
 		plan.req.buflen = b->len;
 		plan.req.size = o.size;
 		plan.req.buf_arg = buf_arg;
+		plan.req.extra_arg = -1;
+		plan.req.nargs = (int)sc->nargs;
+		memcpy(plan.req.args, o.args, sizeof(plan.req.args));
 		struct explanation ex;
 		explanation_init(&ex);
-		explain_outcome(&ex, s->cat, &plan, &o, here);
+		/* the simulator's check walk on the same call at that kernel names the check */
+		struct sim_opts so = { here, false };
+		struct outcome sim_out;
+		struct sbuf sim_why = SBUF_INIT;
+		sim_call(s->cat, &plan.req, &so, &sim_out, &sim_why);
+		struct sim_verdict verdict = { &sim_out, sim_why.buf };
+		explain_outcome(&ex, s->cat, &plan, &o, here, &verdict);
+		outcome_release(&sim_out);
+		sbuf_release(&sim_why);
 		out_text(out, "on a %s kernel the answer means:\n", kver_str(here, kv));
 		for (const char *q = ex.text.buf; *q;) {
 			const char *nl = strchr(q, '\n');

@@ -3,7 +3,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "model/checkwhy.h"
 #include "model/decode.h"
+#include "model/expr.h"
 #include "model/kver.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -195,8 +197,106 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 		say(e, "no single flag bit or field explains it: the combination, or an argument, is refused");
 }
 
+/* The call as a check at kernel kv sees it: the bytes of the struct the kernel read (none
+ * before the size steps; the size and the struct that kernel knows bound them after). */
+static struct expr_env check_env(const struct catalog *cat, const struct call_plan *plan, const struct check *ck,
+				 uint32_t kv)
+{
+	const struct call_request *q = &plan->req;
+	const struct syscall *sc = q->sc;
+	const struct cstruct *st = q->buf_arg >= 0 ? sc->st : NULL;
+	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
+	uint64_t size = sc->size_bits == 32 ? (uint32_t)q->size : q->size;
+	size_t seen = q->buflen;
+	if (sized && ck->before_size)
+		seen = 0;
+	else if (sized) {
+		unsigned ksize = kernel_struct_size(st, kv);
+		seen = size < ksize ? (size_t)size : ksize;
+		seen = seen < q->buflen ? seen : q->buflen;
+	}
+	struct expr_env env = { cat, sc, st, q->buf, seen, q->args, size, kv };
+	return env;
+}
+
+static void say_lines(struct explanation *e, const char *prefix, const char *lines)
+{
+	for (const char *p = lines; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0))
+		say(e, "%s%.*s", prefix, (int)strcspn(p, "\n"), p);
+}
+
+/* The check that gave the answer, in words, with its condition. */
+static void say_check(struct explanation *e, const struct catalog *cat, const struct call_plan *plan,
+		      const struct check *ck, uint32_t kv)
+{
+	struct sbuf sb = SBUF_INIT;
+	struct expr_env env = check_env(cat, plan, ck, kv);
+	check_why(&sb, ck, &env);
+	say_lines(e, "", sb.buf);
+	if (strcmp(ck->text, "1")) /* an env check reached whatever the arguments */
+		say(e, "the check: if %s%s", ck->text, ck->before_size ? " (before the size)" : "");
+	sbuf_release(&sb);
+}
+
+/* An error the arguments do not decide: the call's check of the world that lists it and
+ * holds here, or NULL. */
+static const struct check *env_check_of(const struct catalog *cat, const struct call_plan *plan, const char *en,
+					uint32_t kv)
+{
+	const struct syscall *sc = plan->req.sc;
+	for (size_t i = 0; en && i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		bool lists = false;
+		for (size_t k = 0; k < ck->nerrnos; k++)
+			lists |= !strcmp(ck->errnos[k], en);
+		if (!ck->env || !lists || kv < ck->since || (ck->until && kv >= ck->until))
+			continue;
+		struct expr_env env = check_env(cat, plan, ck, kv);
+		if (expr_eval(ck->code, ck->ncode, &env))
+			return ck;
+	}
+	return NULL;
+}
+
+/* What the simulator's check walk says of this answer. Returns true when that explains it
+ * (a check gave the same errno, or the line cannot have come from kernel kv). */
+static bool explain_by_checks(struct explanation *e, const struct catalog *cat, const struct call_plan *plan,
+			      int err, uint32_t kv, const struct sim_verdict *sim)
+{
+	char kvs[16];
+	const char *en = err ? errno_name(err) : NULL;
+	int serr = sim->o->ret == -1 ? sim->o->err : 0;
+	const struct check *env_ck = serr != err ? env_check_of(cat, plan, en, kv) : NULL;
+	if (err && serr == err && sim->o->check) {
+		say_check(e, cat, plan, sim->o->check, kv);
+		return true;
+	}
+	if (env_ck) {
+		struct sbuf dep = SBUF_INIT, en_list = SBUF_INIT;
+		check_errnos_env(env_ck, &en_list, &dep);
+		say(e, "%s depends on the world (%s), not on the arguments alone:", en, dep.buf);
+		say_check(e, cat, plan, env_ck, kv);
+		sbuf_release(&dep);
+		sbuf_release(&en_list);
+		return true;
+	}
+	if (serr == err)
+		return false;
+	kver_str(kv, kvs);
+	if (plan->live) {
+		say(e, "the catalogue's checks give %s on a %s kernel here, not %s%s", serr ? errno_name(serr) : "success", kvs,
+		    en ? en : "success", err == EINVAL ? "; follow-up calls look for the cause" : ": the catalogue lacks a check");
+		say_lines(e, "  ", sim->why);
+		return false;
+	}
+	say(e, "a %s kernel answers %s here, not %s (so the line came from another kernel, or the catalogue lacks a check):",
+	    kvs, serr ? errno_name(serr) : "success", en ? en : "success");
+	say_lines(e, "  ", sim->why);
+	return true;
+}
+
 void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
-		     const struct outcome *o, uint32_t kv)
+		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim)
 {
 	const struct syscall *sc = plan->req.sc;
 	const struct cstruct *st = plan->req.buf_arg >= 0 ? sc->st : NULL;
@@ -238,6 +338,8 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		    kver_str(sc->since, since));
 		return;
 	}
+	if (sim && sim->o && explain_by_checks(e, cat, plan, err, kv, sim))
+		return;
 	if (!err) {
 		if (st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER) {
 			const struct sversion *v = version_of_size(st, size);

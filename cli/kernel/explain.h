@@ -19,9 +19,18 @@ void explanation_release(struct explanation *e);
 uint32_t running_kernel(void);
 /* The struct size a kernel of version kv knows: its newest version at kv. */
 unsigned kernel_struct_size(const struct cstruct *st, uint32_t kv);
-/* Explains o, the outcome of plan; may run plan again with changes (restored afterwards). */
+/* What the simulator answered for the same call at the same kernel version. The command
+ * fills it (this layer does not use the simulator); the explanation names the check the
+ * simulator stopped at when the answers agree, and says so when they do not. */
+struct sim_verdict {
+	const struct outcome *o; /* its outcome (o->check: the check that gave it) */
+	const char *why;         /* its reasons, a line each */
+};
+/* Explains o, the outcome of plan at kernel kv; sim may be NULL. A live plan may be run
+ * again with changes (restored afterwards) to confirm an EINVAL the simulator does not
+ * explain. */
 void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
-		     const struct outcome *o, uint32_t kv);
+		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim);
 /* The bytes the kernel changed, as "field: before -> after" lines. */
 void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o);
 /* The same for any two images of a struct. */
