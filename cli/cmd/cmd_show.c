@@ -158,7 +158,8 @@ static void show_env_json(struct out *o, const struct check *ck)
 	out_end(o);
 }
 
-/* The call's checks as written, for JSON readers that evaluate them. */
+/* The call's checks as written, the size steps among them ("step"), for JSON readers that
+ * evaluate them. */
 static void show_checks_json(struct out *o, const struct syscall *sc)
 {
 	char a[16], b[16];
@@ -166,14 +167,14 @@ static void show_checks_json(struct out *o, const struct syscall *sc)
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
 		out_obj(o, NULL);
+		if (ck->step != CS_COND)
+			out_str(o, "step", check_step_name(ck->step));
 		out_str(o, "errno", ck->errno_name);
 		show_env_json(o, ck);
 		out_str(o, "if", ck->text);
 		out_str(o, "since", kver_str(ck->since, a));
 		if (ck->until)
 			out_str(o, "until", kver_str(ck->until, b));
-		if (ck->before_size)
-			out_str(o, "stage", "before-size");
 		out_str(o, "source", ck->source);
 		out_str(o, "why", ck->why);
 		out_end(o);
@@ -188,7 +189,7 @@ static void show_error_row(struct out *o, const struct errrow *r)
 	errrow_kernels(&k, r);
 	out_text(o, "  %-10s %s\n", r->errnos, r->why);
 	if (r->cond)
-		out_text(o, "             if %s%s  [%s%s%s; %s]\n", r->cond, r->before_size ? " (before the size)" : "", k.buf,
+		out_text(o, "             if %s  [%s%s%s; %s]\n", r->cond, k.buf,
 			 r->depends ? "; depends on " : "", r->depends ? r->depends : "", r->source);
 	else if (r->kind != ER_PROSE)
 		out_text(o, "             [%s; %s]\n", k.buf, r->source);
@@ -200,8 +201,6 @@ static void show_error_row(struct out *o, const struct errrow *r)
 	out_str(o, "if", r->cond);
 	out_str(o, "since", r->since ? kver_str(r->since, a) : NULL);
 	out_str(o, "until", r->until ? kver_str(r->until, b) : NULL);
-	if (r->before_size)
-		out_str(o, "stage", "before-size");
 	out_str(o, "source", r->source);
 	out_end(o);
 	sbuf_release(&k);
@@ -223,7 +222,7 @@ static void show_errors(struct out *o, const struct syscall *sc)
 			if (!any)
 				out_text(o, "%s", part == 0 ? "errors (in the kernel's order; the first that holds is the answer):\n" :
 						  part == 1 ? "errors that depend on the world (paths, descriptors, privilege, ...):\n" :
-						  sc->nchecks ? "errors not yet written as checks (the catalogue's prose):\n" :
+						  sc->nconds ? "errors not yet written as checks (the catalogue's prose):\n" :
 						  "errors in the catalogue's prose (this call has no checks yet):\n");
 			any = true;
 			show_error_row(o, r);

@@ -531,8 +531,6 @@ static void error_row(struct sbuf *sb, const struct errtable *t, const struct er
 	sbuf_adds(sb, " | ");
 	if (r->cond)
 		md_code(sb, r->cond, true);
-	if (r->before_size)
-		sbuf_adds(sb, " *before the size*");
 	struct sbuf k = SBUF_INIT;
 	errrow_kernels(&k, r);
 	sbuf_adds(sb, " | ");
@@ -565,7 +563,7 @@ static void errors_section(struct sbuf *sb, const struct syscall *sc)
 			if (p != part)
 				continue;
 			if (!any)
-				sbuf_adds(sb, part == 2 && !sc->nchecks ?
+				sbuf_adds(sb, part == 2 && !sc->nconds ?
 						      "\n### Errors in the catalogue's prose\n\nThis call has no checks yet; "
 						      "its prose stands until they are written.\n\n| errno | meaning |\n|---|---|\n" :
 						      head[part]);

@@ -198,7 +198,7 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 }
 
 /* The call as a check at kernel kv sees it: the bytes of the struct the kernel read (none
- * before the size steps; the size and the struct that kernel knows bound them after). */
+ * before copy-in; the size and the struct that kernel knows bound them after). */
 static struct expr_env check_env(const struct catalog *cat, const struct call_plan *plan, const struct check *ck,
 				 uint32_t kv)
 {
@@ -208,7 +208,7 @@ static struct expr_env check_env(const struct catalog *cat, const struct call_pl
 	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
 	uint64_t size = sc->size_bits == 32 ? (uint32_t)q->size : q->size;
 	size_t seen = q->buflen;
-	if (sized && ck->before_size)
+	if (sized && check_before_copy_in(sc, ck))
 		seen = 0;
 	else if (sized) {
 		unsigned ksize = kernel_struct_size(st, kv);
@@ -234,7 +234,7 @@ static void say_check(struct explanation *e, const struct catalog *cat, const st
 	check_why(&sb, ck, &env);
 	say_lines(e, "", sb.buf);
 	if (strcmp(ck->text, "1")) /* an env check reached whatever the arguments */
-		say(e, "the check: if %s%s", ck->text, ck->before_size ? " (before the size)" : "");
+		say(e, "the check: if %s%s", ck->text, check_before_copy_in(plan->req.sc, ck) ? " (before the struct is copied)" : "");
 	sbuf_release(&sb);
 }
 

@@ -1,4 +1,5 @@
 #include "model/catalog.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/sbuf.h"
@@ -138,6 +139,183 @@ const char *ftype_name(enum ftype t) { return ftype_names[t]; }
 bool ftype_signed(enum ftype t)
 {
 	return t == FT_S8 || t == FT_S16 || t == FT_S32 || t == FT_S64;
+}
+
+bool syscall_has_size_steps(const struct syscall *sc)
+{
+	return sc->st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
+}
+
+unsigned syscall_ver0(const struct syscall *sc)
+{
+	if (sc->rules.min)
+		return sc->rules.min;
+	return sc->st && sc->st->nversions ? sc->st->versions[0].size : 0;
+}
+
+int syscall_struct_arg(const struct syscall *sc)
+{
+	for (size_t i = 0; i < sc->nargs && i < 6; i++)
+		if (sc->args[i].role == AR_STRUCT && (!sc->args[i].st || sc->args[i].st == sc->st))
+			return (int)i;
+	return -1;
+}
+
+bool syscall_size_output(const struct syscall *sc)
+{
+	return sc->rules.tail && strcmp(sc->rules.tail, "E2BIG");
+}
+
+const char *check_step_name(enum check_step s)
+{
+	static const char *const names[] = {
+		[CS_NULL] = "struct-null", [CS_ZERO] = "size-zero", [CS_CAP] = "size-cap",
+		[CS_BELOW_VER0] = "size-below-ver0", [CS_COPY_IN] = "copy-in", [CS_COPY_OUT] = "copy-out",
+	};
+	return (unsigned)s <= CS_LAST ? names[s] : NULL;
+}
+
+bool check_step_applies(const struct syscall *sc, enum check_step s)
+{
+	const struct size_rules *r = &sc->rules;
+	switch (s) {
+	case CS_NULL: return r->null;
+	case CS_ZERO: return r->zero && strcmp(r->zero, "ok");
+	case CS_CAP: return r->cap;
+	case CS_BELOW_VER0: return r->below_ver0 && strcmp(r->below_ver0, "ok");
+	case CS_COPY_IN: return true;
+	case CS_COPY_OUT: return syscall_size_output(sc);
+	default: return false;
+	}
+}
+
+static const char *const step_rules[] = { [CS_NULL] = "null", [CS_ZERO] = "zero", [CS_CAP] = "cap",
+	[CS_BELOW_VER0] = "below_ver0", [CS_COPY_IN] = "tail", [CS_COPY_OUT] = "tail" };
+
+void check_describe_step(struct arena *a, const struct syscall *sc, struct check *ck, const char *source)
+{
+	const struct size_rules *r = &sc->rules;
+	int sa = syscall_struct_arg(sc);
+	char text[96], why[160];
+	const char *e = NULL;
+	ck->since = sc->since;
+	switch (ck->step) {
+	case CS_NULL:
+		snprintf(text, sizeof(text), "%s == NULL", sa >= 0 ? sc->args[sa].name : "the struct");
+		snprintf(why, sizeof(why), "the struct pointer is NULL");
+		e = r->null;
+		break;
+	case CS_ZERO:
+		snprintf(text, sizeof(text), "size == 0");
+		if (!strcmp(r->zero, "ver0"))
+			snprintf(why, sizeof(why), "size 0 is read as the first version, %u bytes (an old-ABI quirk)", syscall_ver0(sc));
+		else
+			snprintf(why, sizeof(why), "size 0 is refused"), e = r->zero;
+		break;
+	case CS_CAP:
+		snprintf(text, sizeof(text), "size > %llu", (unsigned long long)r->cap);
+		snprintf(why, sizeof(why), "the size is above the %llu-byte cap", (unsigned long long)r->cap);
+		e = r->cap_errno ? r->cap_errno : "E2BIG";
+		ck->since = r->cap_since > sc->since ? r->cap_since : sc->since;
+		break;
+	case CS_BELOW_VER0:
+		snprintf(text, sizeof(text), "size < %u", syscall_ver0(sc));
+		snprintf(why, sizeof(why), "the size is below the first version, %u bytes", syscall_ver0(sc));
+		e = r->below_ver0;
+		break;
+	case CS_COPY_IN:
+		if (syscall_size_output(sc)) {
+			snprintf(text, sizeof(text), "the struct is read");
+			snprintf(why, sizeof(why), "the kernel reads the struct (an output call: its tail is %s)", r->tail);
+		} else {
+			snprintf(text, sizeof(text), "a nonzero byte past the kernel's struct");
+			snprintf(why, sizeof(why), "bytes past the kernel's struct must be zero; a short struct is zero-filled");
+			e = "E2BIG";
+		}
+		break;
+	default: /* CS_COPY_OUT */
+		snprintf(text, sizeof(text), "the struct is written back");
+		snprintf(why, sizeof(why), "the kernel writes the struct back (tail %s, write-back %s)", r->tail,
+			 r->writeback ? r->writeback : "none");
+		break;
+	}
+	char src[96];
+	snprintf(src, sizeof(src), "the catalogue's size rules (rules.%s; no kernel source recorded)", step_rules[ck->step]);
+	ck->text = arena_strdup(a, text);
+	ck->why = arena_strdup(a, why);
+	ck->errno_name = e ? arena_strdup(a, e) : NULL;
+	if (ck->errno_name) {
+		ck->errnos = arena_alloc(a, sizeof(*ck->errnos));
+		ck->errnos[0] = ck->errno_name;
+		ck->nerrnos = 1;
+	}
+	ck->source = source ? source : arena_strdup(a, src);
+}
+
+/* The default order of the steps that check the size and copy the struct in. */
+static const enum check_step size_block[] = { CS_ZERO, CS_CAP, CS_BELOW_VER0, CS_NULL, CS_COPY_IN };
+
+size_t checks_find_step(const struct check *list, size_t n, enum check_step s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].step == s)
+			return i;
+	return n;
+}
+
+/* Where size_block[k] goes when other steps of the block are in the list: after the last
+ * (in the list) of those before it in the default order, else before the first of those
+ * after it. */
+static size_t default_place(const struct check *list, size_t n, size_t k)
+{
+	size_t after = n, before = n;
+	for (size_t j = 0; j < ARRAY_SIZE(size_block); j++) {
+		size_t at = checks_find_step(list, n, size_block[j]);
+		if (at == n)
+			continue;
+		if (j < k && (after == n || at > after))
+			after = at;
+		if (j > k && at < before)
+			before = at;
+	}
+	return after < n ? after + 1 : before < n ? before : 0;
+}
+
+/* Inserts at list[at], moving the rest (and their JSON indices) up. */
+static void insert_step(struct arena *a, const struct syscall *sc, struct check *list, long *pos, size_t *n,
+			size_t at, enum check_step s)
+{
+	memmove(list + at + 1, list + at, sizeof(*list) * (*n - at));
+	memset(&list[at], 0, sizeof(*list));
+	list[at].step = s;
+	if (pos) {
+		memmove(pos + at + 1, pos + at, sizeof(*pos) * (*n - at));
+		pos[at] = -1;
+	}
+	++*n;
+	check_describe_step(a, sc, &list[at], NULL);
+}
+
+void checks_insert_steps(struct arena *a, const struct syscall *sc, struct check *list, long *pos, size_t *n)
+{
+	size_t nblock = ARRAY_SIZE(size_block), front = 0;
+	bool any = false;
+	for (size_t k = 0; k < nblock; k++)
+		any |= checks_find_step(list, *n, size_block[k]) < *n;
+	for (size_t k = 0; k < nblock; k++) {
+		enum check_step s = size_block[k];
+		if (check_step_applies(sc, s) && checks_find_step(list, *n, s) == *n)
+			insert_step(a, sc, list, pos, n, any ? default_place(list, *n, k) : front++, s);
+	}
+	if (check_step_applies(sc, CS_COPY_OUT) && checks_find_step(list, *n, CS_COPY_OUT) == *n)
+		insert_step(a, sc, list, pos, n, *n, CS_COPY_OUT);
+}
+
+bool check_before_copy_in(const struct syscall *sc, const struct check *ck)
+{
+	if (!syscall_has_size_steps(sc) || ck < sc->checks || ck >= sc->checks + sc->nchecks)
+		return false;
+	return (size_t)(ck - sc->checks) < checks_find_step(sc->checks, sc->nchecks, CS_COPY_IN);
 }
 
 const char *arg_role_name(enum arg_role r)
@@ -302,6 +480,7 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_STRS(r, ck->errnos, ck->nerrnos);
 		r->bad |= ck->env >> ENV_NKINDS != 0;
 		MV_ARR(r, ck->code, ck->ncode); /* its indices are held to expr_valid by catalog_check */
+		ENUM_OK(r, ck->step, CS_LAST), check_bool(r, &ck->placed);
 	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);
@@ -322,6 +501,7 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 	MV_REF(r, sc->st, c->structs, c->nstructs);
 	MV_STR(r, sc->rules.zero), MV_STR(r, sc->rules.below_ver0), MV_STR(r, sc->rules.tail);
 	MV_STR(r, sc->rules.writeback), MV_STR(r, sc->rules.check_order), MV_STR(r, sc->rules.cap_errno);
+	MV_STR(r, sc->rules.null);
 	MV_STRS(r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
 	MV_STR(r, sc->probe_note);
 	ENUM_OK(r, sc->size_where, SW_NONE);

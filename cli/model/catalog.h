@@ -88,6 +88,7 @@ enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };
 
 struct size_rules {
 	const char *zero, *below_ver0, *tail, *writeback, *check_order;
+	const char *null;               /* the errno for a NULL struct pointer, where stated */
 	const char *cap_errno;          /* the errno above the cap (default E2BIG) */
 	const char **ignore_unknown;    /* flags holders whose unknown bits the kernel ignores */
 	size_t nignore_unknown;
@@ -108,18 +109,48 @@ enum env_kind {
 	ENV_OBJECT, ENV_PID, ENV_MEMORY, ENV_NKINDS
 };
 
-/* One of the call's own checks, in the kernel's order: when `text` (code, its compiled
- * form) is nonzero at a kernel in [since, until), the call fails with errno_name. */
+/* The size convention's steps: entries of a call's checks list like its conditions, so the
+ * order is data. Each applies the rule of its name in `rules` (the step restates nothing).
+ * CS_COPY_IN is copy_struct_from_user: short structs zero-filled, a nonzero tail refused; the
+ * struct is read from there on. CS_COPY_OUT is what an output call writes back. */
+enum check_step { CS_COND, CS_NULL, CS_ZERO, CS_CAP, CS_BELOW_VER0, CS_COPY_IN, CS_COPY_OUT };
+#define CS_LAST CS_COPY_OUT
+
+/* One entry of a call's checks, in the kernel's order. A condition (step CS_COND): when
+ * `text` (code, its compiled form) is nonzero at a kernel in [since, until), the call fails
+ * with errno_name. A size step: text, why and source are made by the loader from the step
+ * and its rule; errno_name is the rule's errno, NULL for a step that cannot fail (size 0
+ * read as VER0, an output call's tail and write-back). */
 struct check {
 	const char *text, *errno_name, *source, *why;
 	uint32_t since, until; /* until 0: still in force */
-	bool before_size;      /* "stage": "before-size": runs before the size convention's steps */
+	enum check_step step;
+	bool placed;           /* a step named in the data (else the loader put it at its default place) */
 	const char **errnos;   /* every errno it may give (a list only with env), errnos[0] == errno_name */
 	size_t nerrnos;
 	unsigned env;          /* bits 1 << enum env_kind; 0: decided by the arguments alone */
 	struct expr_insn *code;
 	size_t ncode;
 };
+/* The step's name in the data ("size-cap"), NULL for CS_COND or a value out of range. */
+const char *check_step_name(enum check_step s);
+struct syscall;
+/* Whether sc's rules give step s something to do (the loader inserts only those steps, and
+ * refuses a named one without). */
+bool check_step_applies(const struct syscall *sc, enum check_step s);
+/* Fills a size step's text, why, errno and source (the rule's name when source is NULL) from
+ * sc's rules, the strings in a: the data names only the step. */
+void check_describe_step(struct arena *a, const struct syscall *sc, struct check *ck, const char *source);
+/* The index of step s in list[0..n), or n. */
+size_t checks_find_step(const struct check *list, size_t n, enum check_step s);
+/* Puts the steps sc's rules call for and list[0..*n) lacks at their default places: with none
+ * named, size-zero, size-cap, size-below-ver0, struct-null, copy-in first; else each after the
+ * last in the list of those before it in that order, or before the first of those after it;
+ * copy-out last. list has room for CS_LAST more; pos (may be NULL) moves along, -1 for the
+ * inserted ones. */
+void checks_insert_steps(struct arena *a, const struct syscall *sc, struct check *list, long *pos, size_t *n);
+/* Whether ck, an entry of sc's checks, comes before sc's copy-in step (the struct not read yet). */
+bool check_before_copy_in(const struct syscall *sc, const struct check *ck);
 struct lineage { const char *name, *why; uint32_t since; };
 
 /* What a successful call returns, where the catalogue says ("returns"). */
@@ -142,8 +173,9 @@ struct syscall {
 	struct size_rules rules;
 	struct serror *errors;
 	size_t nerrors;
-	struct check *checks;  /* in the kernel's order: the before-size ones first, the rest after the size steps */
+	struct check *checks;  /* in the kernel's order, the size convention's steps among them */
 	size_t nchecks;
+	size_t nconds;         /* how many of them are conditions (the call's own checks) */
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;
@@ -196,6 +228,17 @@ unsigned cstruct_newest_size(const struct cstruct *st);
 /* The struct size a kernel of version kv knows (its newest version then; 0 kv = newest). */
 unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv);
 const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name);
+
+/* Whether sc has a size convention its checks list runs as steps (a struct, size rules, and
+ * a size the kernel reads as an argument, a field or an ioctl number). */
+bool syscall_has_size_steps(const struct syscall *sc);
+/* The smallest size the size-below-ver0 step accepts: rules.min, else the first version's. */
+unsigned syscall_ver0(const struct syscall *sc);
+/* The index of the argument that carries sc's struct, or -1. */
+int syscall_struct_arg(const struct syscall *sc);
+/* Whether sc's struct is written by the kernel (its tail rule is not E2BIG), so copy-out
+ * applies and copy-in checks no tail. */
+bool syscall_size_output(const struct syscall *sc);
 
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);

@@ -721,7 +721,7 @@ static const char *const arg_keys[] = { "name", "type", "role", "struct", "flags
 static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
 static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_errno", "tail",
-					 "writeback", "check_order", "ignore_unknown", NULL };
+					 "writeback", "null", "check_order", "ignore_unknown", NULL };
 static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };
 static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL };
 static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
@@ -796,7 +796,7 @@ static void load_field_conds(struct loader *L, json_t *arr, struct cstruct *st)
 
 /* Whether a check's code reads the struct: a field, unknown(FIELD), nonzero(), or size when
  * the size is a field of the struct. */
-static bool before_size_reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
+static bool reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
 {
 	for (size_t i = 0; i < n; i++)
 		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD || code[i].op == XO_NONZERO ||
@@ -865,27 +865,55 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 	ck->errno_name = ck->errnos && ck->nerrnos ? ck->errnos[0] : NULL;
 }
 
-static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, bool prev_after)
+static const char *const step_keys[] = { "step", "source", NULL };
+static const char *const check_keys[] = { "if", "errno", "env", "since", "until", "source", "why", NULL };
+
+/* {"step": NAME}: a size step placed where the kernel takes it. */
+static void load_step(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, const unsigned char *seen)
 {
-	static const char *const keys[] = { "if", "errno", "env", "since", "until", "stage", "source", "why", NULL };
+	if (!check_object(L, co, "a size step", step_keys))
+		return;
+	const char *name = get_str(L, co, "step", true, "a size step");
+	if (!name || L->failed)
+		return;
+	push_key(L, "step");
+	for (enum check_step s = CS_NULL; s <= CS_LAST; s++)
+		if (!strcmp(name, check_step_name(s)))
+			ck->step = s;
+	if (ck->step == CS_COND) {
+		struct suggest sg = SUGGEST_INIT(name, 3);
+		for (enum check_step s = CS_NULL; s <= CS_LAST; s++)
+			suggest_add(&sg, check_step_name(s));
+		const char *best = suggest_best(&sg);
+		lerr(L, "unknown step '%s'%s%s%s", name, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+	} else if (!syscall_has_size_steps(sc)) {
+		lerr(L, "a size step on a call without a size convention (its checks run in the order written)");
+	} else if (seen[ck->step]) {
+		lerr(L, "the step '%s' is named twice", name);
+	} else if (!check_step_applies(sc, ck->step)) {
+		lerr(L, "the step '%s' has no rule to apply ('rules' %s)", name,
+		     ck->step == CS_COPY_OUT ? "says the struct is input: its tail is E2BIG" : "does not state it, or says \"ok\"");
+	}
+	pop(L);
+	ck->placed = true;
+	if (!L->failed)
+		check_describe_step(L->a, sc, ck, get_str(L, co, "source", false, "a size step"));
+}
+
+static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
+{
 	char a[16], b[16];
-	if (!check_object(L, co, "a check", keys))
+	if (json_is_object(co) && json_object_get(co, "stage")) {
+		push_key(L, "stage");
+		L->at_key = true;
+		lerr(L, "'stage' is gone: place a size step ({\"step\": \"size-zero\"}, …) in the list where the kernel takes it");
+		L->at_key = false;
+		pop(L);
+		return;
+	}
+	if (!check_object(L, co, "a check", check_keys))
 		return;
 	load_condition(L, co, sc, ck);
-	const char *stage = get_str(L, co, "stage", false, "a check");
-	if (stage && !L->failed) {
-		push_key(L, "stage");
-		if (strcmp(stage, "before-size"))
-			lerr(L, "'stage' is \"%s\"; the only stage is \"before-size\"", stage);
-		else if (!sc->has_rules || sc->size_where == SW_NONE || sc->size_where == SW_POINTER)
-			lerr(L, "a before-size check on a call without a size convention (its checks all run first)");
-		else if (before_size_reads_struct(ck->code, ck->ncode, sc))
-			lerr(L, "a before-size check reads the struct, which the kernel has not copied yet: only arguments, size as an argument and constants");
-		else if (prev_after)
-			lerr(L, "a before-size check after a check that runs after the size steps: the list is in the kernel's order");
-		ck->before_size = true;
-		pop(L);
-	}
 	load_check_env(L, co, ck);
 	load_check_errnos(L, co, ck);
 	ck->since = get_kver(L, co, "since", true, "a check");
@@ -899,20 +927,53 @@ static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct 
 	}
 }
 
+/* A condition before copy-in may not read the struct: the kernel has not copied it yet. */
+static void check_struct_reads(struct loader *L, const struct syscall *sc, const struct check *list, const long *json_idx,
+			       size_t n)
+{
+	size_t copy = checks_find_step(list, n, CS_COPY_IN);
+	for (size_t i = 0; i < copy && i < n && !L->failed; i++) {
+		if (list[i].step != CS_COND || !reads_struct(list[i].code, list[i].ncode, sc))
+			continue;
+		push_idx(L, (size_t)json_idx[i]);
+		push_key(L, "if");
+		lerr(L, "a check before copy-in reads the struct, which the kernel has not copied yet: only arguments, size as an argument and constants");
+		pop(L);
+		pop(L);
+	}
+}
+
 static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 {
 	json_t *cks = get_array(L, o, "checks", false, "a syscall");
-	if (!cks || L->failed)
+	size_t n = 0, cap = (cks ? json_array_size(cks) : 0) + CS_LAST;
+	if (L->failed || (!cks && !syscall_has_size_steps(sc)))
 		return;
-	sc->checks = arena_alloc(L->a, sizeof(*sc->checks) * (json_array_size(cks) + 1));
+	struct check *list = arena_alloc(L->a, sizeof(*list) * cap);
+	long *json_idx = xcalloc(cap, sizeof(*json_idx));
+	unsigned char seen[CS_LAST + 1] = { 0 };
 	push_key(L, "checks");
-	for (size_t i = 0; i < json_array_size(cks) && !L->failed; i++) {
+	for (size_t i = 0; cks && i < json_array_size(cks) && !L->failed; i++) {
+		json_t *co = json_array_get(cks, i);
 		push_idx(L, i);
-		load_check(L, json_array_get(cks, i), sc, &sc->checks[i], i && !sc->checks[i - 1].before_size);
+		if (json_is_object(co) && json_object_get(co, "step"))
+			load_step(L, co, sc, &list[n], seen);
+		else
+			load_check(L, co, sc, &list[n]);
+		seen[list[n].step] = 1;
+		json_idx[n++] = (long)i;
 		pop(L);
-		sc->nchecks = i + 1;
+	}
+	if (!L->failed && syscall_has_size_steps(sc)) {
+		checks_insert_steps(L->a, sc, list, json_idx, &n);
+		check_struct_reads(L, sc, list, json_idx, n);
 	}
 	pop(L);
+	sc->checks = list;
+	sc->nchecks = n;
+	for (size_t i = 0; i < n; i++)
+		sc->nconds += list[i].step == CS_COND;
+	free(json_idx);
 }
 
 static void load_nr(struct loader *L, json_t *o, struct syscall *sc)
@@ -1036,6 +1097,7 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 		r->writeback = arena_strdup(L->a, writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)]);
 		r->check_order = get_str(L, ro, "check_order", false, "'rules'");
 		check_errno_value(L, ro, "cap_errno", "'rules'", false, &r->cap_errno);
+		check_errno_value(L, ro, "null", "'rules'", false, &r->null);
 		r->ignore_unknown = get_strings(L, ro, "ignore_unknown", "'rules'", &r->nignore_unknown);
 	}
 	pop(L);
@@ -1619,15 +1681,30 @@ static bool check_errnos_ok(const struct check *ck)
 
 static int check_checks(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
 {
+	unsigned char seen[CS_LAST + 1] = { 0 };
+	size_t nconds = 0;
+	bool copied = false;
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
-		CHECK(ck->text && ck->source && ck->why && ck->errno_name && errno_ok(ck->errno_name, false) &&
-			      (!ck->until || ck->until > ck->since) && expr_valid(ck->code, ck->ncode, c, sc) &&
-			      (!ck->before_size || (!before_size_reads_struct(ck->code, ck->ncode, sc) &&
-						    (!i || sc->checks[i - 1].before_size))),
+		CHECK(ck->text && ck->source && ck->why && (unsigned)ck->step <= CS_LAST && (!ck->until || ck->until > ck->since),
 		      "%s: check %zu", sc->name, i + 1);
+		if (ck->step == CS_COND) {
+			CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
+			CHECK(ck->errno_name && errno_ok(ck->errno_name, false) && expr_valid(ck->code, ck->ncode, c, sc) &&
+				      (copied || !syscall_has_size_steps(sc) || !reads_struct(ck->code, ck->ncode, sc)),
+			      "%s: check %zu", sc->name, i + 1);
+			nconds++;
+			continue;
+		}
+		CHECK(syscall_has_size_steps(sc) && check_step_applies(sc, ck->step) && !seen[ck->step] && !ck->ncode &&
+			      !ck->env && (ck->errno_name ? check_errnos_ok(ck) && ck->nerrnos == 1 : !ck->nerrnos),
+		      "%s: step %zu", sc->name, i + 1);
+		seen[ck->step] = 1;
+		copied |= ck->step == CS_COPY_IN;
 	}
+	for (enum check_step s = CS_NULL; syscall_has_size_steps(sc) && s <= CS_LAST; s++)
+		CHECK(seen[s] || !check_step_applies(sc, s), "%s: the step %s is missing", sc->name, check_step_name(s));
+	CHECK(nconds == sc->nconds, "%s: the count of conditions", sc->name);
 	return 0;
 }
 

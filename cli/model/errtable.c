@@ -7,10 +7,6 @@
 #include "model/kver.h"
 #include "base/banned.h"
 
-/* The source of what the catalogue's size rules say: no kernel function is recorded for
- * them yet, and a source is never guessed. */
-#define SIZE_RULES_SOURCE "the catalogue's size rules (no kernel source recorded)"
-
 static struct errrow *add(struct errtable *t, enum errrow_kind kind, const char *errno_name, uint32_t since,
 			  uint32_t until, const char *source)
 {
@@ -52,15 +48,7 @@ static void add_check(struct errtable *t, const struct check *ck)
 		r->depends = sbuf_detach(&env);
 	}
 	r->cond = ck->text;
-	r->before_size = ck->before_size;
 	r->check = ck;
-}
-
-static void add_checks(struct errtable *t, const struct syscall *sc, int stage)
-{
-	for (size_t i = 0; i < sc->nchecks; i++)
-		if (!stage || sc->checks[i].before_size == (stage == 1))
-			add_check(t, &sc->checks[i]);
 }
 
 /* "64 bytes from 5.3, 80 from 5.5, 88 from 5.7" */
@@ -74,33 +62,40 @@ static void struct_sizes(struct sbuf *sb, const struct cstruct *st)
 		sbuf_addf(sb, "%u bytes", st->size);
 }
 
-/* The size convention's steps, in the order the simulator takes them. */
-static void add_size_steps(struct errtable *t, const struct syscall *sc)
+/* A size step that can fail, in words; its errno and source are the step's (from the rules). */
+static void add_size_step(struct errtable *t, const struct syscall *sc, const struct check *ck)
 {
 	const struct size_rules *r = &sc->rules;
 	const struct cstruct *st = sc->st;
 	const char *ver0_name = st->nversions && st->versions[0].name ? st->versions[0].name : NULL;
-	unsigned ver0 = r->min ? r->min : st->nversions ? st->versions[0].size : 0;
-	if (r->zero && strcmp(r->zero, "ok") && strcmp(r->zero, "ver0"))
-		set_why(add(t, ER_SIZE, r->zero, sc->since, 0, SIZE_RULES_SOURCE), "the size is 0");
-	if (r->cap)
-		set_why(add(t, ER_SIZE, r->cap_errno ? r->cap_errno : "E2BIG", r->cap_since ? r->cap_since : sc->since, 0,
-			    SIZE_RULES_SOURCE),
-			"the size is above %llu bytes, the cap %s puts on its struct", (unsigned long long)r->cap, sc->name);
-	if (r->below_ver0 && strcmp(r->below_ver0, "ok") && ver0) {
-		struct errrow *row = add(t, ER_SIZE, r->below_ver0, sc->since, 0, SIZE_RULES_SOURCE);
+	unsigned ver0 = syscall_ver0(sc);
+	if (!ck->errno_name)
+		return; /* size 0 read as VER0, an output call's copies: nothing fails there */
+	struct errrow *row = add(t, ER_SIZE, ck->errno_name, ck->since, ck->until, ck->source);
+	row->check = ck;
+	switch (ck->step) {
+	case CS_NULL:
+		set_why(row, "the struct pointer is NULL");
+		break;
+	case CS_ZERO:
+		set_why(row, "the size is 0");
+		break;
+	case CS_CAP:
+		set_why(row, "the size is above %llu bytes, the cap %s puts on its struct", (unsigned long long)r->cap, sc->name);
+		break;
+	case CS_BELOW_VER0:
 		if (ver0_name && !r->min)
 			set_why(row, "the size is below the first version, %s (%u bytes)", ver0_name, ver0);
 		else
 			set_why(row, "the size is below %u bytes, the smallest the call takes", ver0);
-	}
-	if (!r->tail || !strcmp(r->tail, "E2BIG")) {
+		break;
+	default: {
 		struct sbuf sizes = SBUF_INIT;
 		struct_sizes(&sizes, st);
-		set_why(add(t, ER_SIZE, "E2BIG", sc->since, 0, SIZE_RULES_SOURCE),
-			"the size is above the struct the kernel knows (%s) and a byte past that struct is nonzero",
+		set_why(row, "the size is above the struct the kernel knows (%s) and a byte past that struct is nonzero",
 			sizes.buf);
 		sbuf_release(&sizes);
+	}
 	}
 }
 
@@ -170,32 +165,32 @@ static bool generated(const struct errtable *t, size_t n, const char *errno_name
 void errtable_build(struct errtable *t, const struct syscall *sc)
 {
 	const struct cstruct *st = sc->st;
-	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
-	bool input = !sc->rules.tail || !strcmp(sc->rules.tail, "E2BIG");
+	bool sized = st && syscall_has_size_steps(sc);
+	bool input = !syscall_size_output(sc);
 	memset(t, 0, sizeof(*t));
 	if (!sc->is_ioctl && !sc->designed) {
 		char kv[16];
 		set_why(add(t, ER_SYSCALL, "ENOSYS", 0, sc->since, "the system call table"),
 			"the kernel is older than %s, which added %s", kver_str(sc->since, kv), sc->name);
 	}
-	if (sized) {
-		add_checks(t, sc, 1);
-		add_size_steps(t, sc);
-		add_checks(t, sc, 2);
-		if (!sc->nchecks && input)
-			add_flagset_fields(t, sc, true);
-	} else if (sc->nchecks) {
-		add_checks(t, sc, 0);
-	} else {
-		add_flagset_fields(t, sc, false);
+	for (size_t i = 0; i < sc->nchecks; i++) { /* one list: the size steps among the conditions */
+		const struct check *ck = &sc->checks[i];
+		if (ck->step != CS_COND)
+			add_size_step(t, sc, ck);
+		else
+			add_check(t, ck);
+		if (ck->step == CS_COPY_IN && !sc->nconds && input)
+			add_flagset_fields(t, sc, true); /* the simulator's generic tests, where it runs them */
 	}
-	if (!sc->nchecks)
+	if (!sized && !sc->nconds)
+		add_flagset_fields(t, sc, false);
+	if (!sc->nconds)
 		add_flagset_args(t, sc);
 	/* the prose: all of it while the call has no checks; after that, only what they miss */
 	size_t ngen = t->n;
 	for (size_t i = 0; i < sc->nerrors; i++) {
 		const struct serror *e = &sc->errors[i];
-		if (sc->nchecks && generated(t, ngen, e->errno_name))
+		if (sc->nconds && generated(t, ngen, e->errno_name))
 			continue;
 		struct errrow *r = add(t, ER_PROSE, e->errno_name, 0, 0, "the catalogue's prose (not yet a check)");
 		r->why = xstrdup(e->meaning);

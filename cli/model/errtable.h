@@ -29,8 +29,7 @@ struct errrow {
 	const char *cond;        /* the check's condition as written, or NULL */
 	uint32_t since, until;   /* until 0: still in force; since 0: not dated (prose) */
 	char *source;            /* where the kernel decides it (heap) */
-	bool before_size;        /* a check the kernel makes before the size steps */
-	const struct check *check; /* ER_CHECK, ER_ENV: the check */
+	const struct check *check; /* ER_SIZE, ER_CHECK, ER_ENV: the entry of the checks list */
 };
 
 struct errtable {

@@ -290,6 +290,8 @@ static void rebuild(struct design *d)
 		sc->has_rules = true;
 		sc->rules = (struct size_rules){ .zero = "EINVAL", .below_ver0 = "EINVAL", .tail = "E2BIG",
 						 .writeback = "none", .cap = 4096 };
+		sc->checks = arena_alloc(a, sizeof(*sc->checks) * (CS_LAST + 1));
+		checks_insert_steps(a, sc, sc->checks, NULL, &sc->nchecks); /* the size convention's steps, in its default order */
 		sc->errors = arena_alloc(a, sizeof(*sc->errors) * 2);
 		sc->nerrors = 2;
 		sc->errors[0] = (struct serror){ "EINVAL", "usize below the first version, or an unknown flag bit" };

@@ -115,7 +115,7 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		const struct check *x = &a->checks[i], *y = &b->checks[i];
 		same = same_str(x->text, y->text) && same_str(x->errno_name, y->errno_name) &&
 		       same_str(x->source, y->source) && same_str(x->why, y->why) && x->since == y->since &&
-		       x->until == y->until && x->before_size == y->before_size && x->ncode == y->ncode &&
+		       x->until == y->until && x->step == y->step && x->placed == y->placed && x->ncode == y->ncode &&
 		       same_strs(x->errnos, x->nerrnos, y->errnos, y->nerrnos) && x->env == y->env &&
 		       !memcmp(x->code, y->code, x->ncode * sizeof(*x->code));
 	}
@@ -205,14 +205,47 @@ static void e_dup(struct catalog *c, size_t i, int d)
 	else
 		c->syscalls[i].name = saved;
 }
-static void e_ncode(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].ncode += (size_t)d; }
-static void e_code(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].code[0].op += (uint32_t)d * 200; }
-static void e_env(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].env += (unsigned)d << ENV_NKINDS; }
-static void e_nerrnos(struct catalog *c, size_t i, int d) { c->syscalls[i].checks[0].nerrnos -= (size_t)d; }
-/* the last check made before the size, after one that runs after it */
-static void e_stage(struct catalog *c, size_t i, int d)
+static struct check *first_cond(struct catalog *c, size_t i)
 {
-	c->syscalls[i].checks[c->syscalls[i].nchecks - 1].before_size = d > 0;
+	for (size_t k = 0; k < c->syscalls[i].nchecks; k++)
+		if (c->syscalls[i].checks[k].step == CS_COND)
+			return &c->syscalls[i].checks[k];
+	return NULL;
+}
+static void e_ncode(struct catalog *c, size_t i, int d) { first_cond(c, i)->ncode += (size_t)d; }
+static void e_code(struct catalog *c, size_t i, int d) { first_cond(c, i)->code[0].op += (uint32_t)d * 200; }
+static void e_env(struct catalog *c, size_t i, int d) { first_cond(c, i)->env += (unsigned)d << ENV_NKINDS; }
+static void e_nerrnos(struct catalog *c, size_t i, int d) { first_cond(c, i)->nerrnos -= (size_t)d; }
+/* copy-in swapped with the last check, a condition that reads the struct */
+static void e_copy_last(struct catalog *c, size_t i, int d)
+{
+	static size_t at;
+	struct syscall *sc = &c->syscalls[i];
+	for (size_t k = 0; d > 0 && k < sc->nchecks; k++)
+		if (sc->checks[k].step == CS_COPY_IN)
+			at = k;
+	struct check t = sc->checks[at];
+	sc->checks[at] = sc->checks[sc->nchecks - 1];
+	sc->checks[sc->nchecks - 1] = t;
+}
+/* a step turned into another that is already in the list */
+static void e_step_twice(struct catalog *c, size_t i, int d)
+{
+	static enum check_step saved;
+	struct check *ck = &c->syscalls[i].checks[0];
+	if (d > 0)
+		saved = ck->step, ck->step = ck->step == CS_COPY_IN ? CS_ZERO : CS_COPY_IN;
+	else
+		ck->step = saved;
+}
+/* whether sc's last check is a condition that reads a struct field */
+static bool last_reads_field(const struct syscall *sc)
+{
+	const struct check *ck = sc->nchecks ? &sc->checks[sc->nchecks - 1] : NULL;
+	for (size_t k = 0; ck && ck->step == CS_COND && k < ck->ncode; k++)
+		if (ck->code[k].op == XO_FIELD || ck->code[k].op == XO_UNKNOWN_FIELD)
+			return true;
+	return false;
 }
 static void e_st(struct catalog *c, size_t i, int d)
 {
@@ -232,17 +265,17 @@ static void cache_forgeries(struct catalog *c)
 		{ e_name, "a name pointing a GiB away", 3 }, { e_kind, "a kind that is not one", 3 },
 		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
-		{ e_stage, "a before-size check after a later one", 6 },
+		{ e_copy_last, "copy-in after a check that reads the struct", 6 },
+		{ e_step_twice, "a size step twice", 7 },
 		{ e_env, "an env kind that is not one", 5 }, { e_nerrnos, "a check without errnos", 5 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
 		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
 		size_t tried = 0, ok_n = 0;
 		for (size_t i = 0; i < n; i++) {
-			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nchecks) ||
-			    (edits[k].each == 6 && (c->syscalls[i].nchecks < 2 ||
-						    c->syscalls[i].checks[c->syscalls[i].nchecks - 2].before_size ||
-						    c->syscalls[i].checks[c->syscalls[i].nchecks - 1].before_size)))
+			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nconds) ||
+			    (edits[k].each == 6 && (!syscall_has_size_steps(&c->syscalls[i]) || !last_reads_field(&c->syscalls[i]))) ||
+			    (edits[k].each == 7 && (!c->syscalls[i].nchecks || c->syscalls[i].checks[0].step == CS_COND)))
 				continue;
 			tried++;
 			ok_n += refused(c, edits[k].edit, i);
