@@ -38,16 +38,15 @@ static long arch_nr(const struct syscall *sc)
 
 bool invoke_supported(const struct syscall *sc, const char **why)
 {
-	static const char *const process_makers[] = { "fork", "vfork", "clone", NULL };
+	const struct sysent *se = systable_find(sc->name);
 	if (sc->designed) {
 		*why = "it is a designed syscall that no kernel has";
 		return false;
 	}
-	for (const char *const *p = process_makers; *p; p++)
-		if (!strcmp(sc->name, *p)) {
-			*why = "it would run a second copy of xsc; call clone3, whose child xsc makes exit at once";
-			return false;
-		}
+	if (se && (se->how & SH_FORKS)) {
+		*why = "it would run a second copy of xsc; call clone3, whose child xsc makes exit at once";
+		return false;
+	}
 	if (arch_nr(sc) < 0) {
 		*why = "it does not exist on this architecture";
 		return false;
@@ -57,19 +56,6 @@ bool invoke_supported(const struct syscall *sc, const char **why)
 		return false;
 	}
 	return true;
-}
-
-static enum prep_kind prep_for(const struct syscall *sc)
-{
-	if (!strcmp(sc->name, "PIDFD_GET_INFO"))
-		return PREP_PIDFD;
-	if (!strcmp(sc->name, "UFFDIO_API"))
-		return PREP_UFFD;
-	if (!strcmp(sc->name, "IORING_REGISTER_PROBE"))
-		return PREP_IOURING;
-	if (!strcmp(sc->name, "cachestat"))
-		return PREP_DIR;
-	return PREP_NONE;
 }
 
 void *invoke_map_guarded(size_t len, size_t *map_len)
@@ -158,12 +144,14 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 		return err("cannot call %s live: %s", sc->name, why);
 	if (live && trust_interface(sc, &se) < 0)
 		return -1;
+	/* the build's row, for every live call; a simulated one reads it too where it has one */
+	const struct sysent *row = se ? se : systable_find(sc->name);
 	plan->nr = se ? se->nr : arch_nr(sc);
-	plan->prep = prep_for(sc);
-	plan->safety = se ? se->safety : sc->safety; /* the build's, for every live call */
+	plan->prep = row ? row->prep : PREP_NONE;
+	plan->safety = se ? se->safety : sc->safety;
 	plan->ns = !strcmp(plan->safety, "namespace");
-	plan->clone3 = !strcmp(sc->name, "clone3");
-	plan->rseq_unregister = !strcmp(sc->name, "rseq");
+	plan->clone3 = row && (row->how & SH_CLONE3);
+	plan->rseq_unregister = row && (row->how & SH_RSEQ_RELEASE);
 	/* a simulated call reads nothing past its buffers: the heap, not guarded pages (an mmap,
 	 * mprotect and munmap with fresh page faults were two thirds of a simulated call) */
 	if (request_build(cat, sc, sb, bufs, nover, over, live ? &guarded : &request_heap, &plan->req) < 0)

@@ -13,9 +13,8 @@
 #include "model/catalog.h"
 #include "model/outcome.h"
 #include "model/request.h"
+#include "kernel/systable.h"
 #include "model/structbuf.h"
-
-enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR };
 
 /* A request (model/request.h) with what only a live call needs. */
 struct call_plan {

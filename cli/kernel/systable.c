@@ -61,24 +61,27 @@ static const uint32_t ioring_probe[] = { 8 };
 #define NAMESPACE "namespace"
 #define PRIVILEGED "privileged"
 
+/* Past the number and the argument classes, a row may name the descriptor a live call's child
+ * prepares (.prep) and what the run does differently (.how, enum sysent_how): the calls that
+ * would fork xsc, clone3's stub, rseq's release, the calls that only read files. */
 #if defined(__x86_64__) || defined(__aarch64__)
 static const struct sysent table[] = {
 	{ "bpf", SYS_bpf, PRIVILEGED, "can", CMDS(bpf_next_id), 0 },
-	{ "cachestat", SYS_cachestat, SANDBOX, "faan", NULL, 0, 0 },
+	{ "cachestat", SYS_cachestat, SANDBOX, "faan", NULL, 0, 0, .prep = PREP_DIR },
 	/* descriptors in the struct (uapi): CLONE_INTO_CGROUP's cgroup at offset 80, MOUNT_ATTR_IDMAP's
 	 * userns_fd at 24, IORING_SETUP_ATTACH_WQ's wq_fd at 24 (its flags at 8) */
-	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, 80, 0, 0x200000000ULL },
-	{ "clone", SYS_clone, SANDBOX, "naaan", NULL, 0, 0 },
+	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, 80, 0, 0x200000000ULL, .how = SH_CLONE3 },
+	{ "clone", SYS_clone, SANDBOX, "naaan", NULL, 0, 0, .how = SH_FORKS },
 #ifdef SYS_fork
-	{ "fork", SYS_fork, SANDBOX, "", NULL, 0, 0 },
-	{ "vfork", SYS_vfork, SANDBOX, "", NULL, 0, 0 },
+	{ "fork", SYS_fork, SANDBOX, "", NULL, 0, 0, .how = SH_FORKS },
+	{ "vfork", SYS_vfork, SANDBOX, "", NULL, 0, 0, .how = SH_FORKS },
 	{ "rename", SYS_rename, SANDBOX, "pp", NULL, 0, 0 },
 #endif
-	{ "file_getattr", SYS_file_getattr, SANDBOX, "fpann", NULL, 0, 0 },
+	{ "file_getattr", SYS_file_getattr, SANDBOX, "fpann", NULL, 0, 0, .how = SH_READS_FILES },
 	{ "file_setattr", SYS_file_setattr, SANDBOX, "fpann", NULL, 0, 0 },
 	{ "io_uring_setup", SYS_io_uring_setup, PURE, "na", NULL, 0, 0, 24, 8, 0x20 }, /* IORING_SETUP_ATTACH_WQ: wq_fd */
 	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_query), 0 },
-	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_probe), 0 },
+	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_probe), 0, .prep = PREP_IOURING },
 	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, PURE, "ann", NULL, 0, 0 },
 	{ "renameat", SYS_renameat, SANDBOX, "fpfp", NULL, 0, 0 },
 	{ "renameat2", SYS_renameat2, SANDBOX, "fpfpn", NULL, 0, 0 },
@@ -91,17 +94,17 @@ static const struct sysent table[] = {
 	/* pid -1 with a cpu counts every process there; the kernel refuses sigtrap without a
 	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */
 	{ "perf_event_open", SYS_perf_event_open, PURE, "aInfn", NULL, 0, 0 },
-	{ "PIDFD_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xFF, 11) }, /* linux/pidfd.h */
-	{ "rseq", SYS_rseq, PURE, "annn", NULL, 0, 0 },
+	{ "PIDFD_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xFF, 11), .prep = PREP_PIDFD }, /* linux/pidfd.h */
+	{ "rseq", SYS_rseq, PURE, "annn", NULL, 0, 0, .how = SH_RSEQ_RELEASE },
 	{ "sched_setattr", SYS_sched_setattr, PURE, "ian", NULL, 0, 0 },
 	{ "sched_getattr", SYS_sched_getattr, PURE, "iann", NULL, 0, 0 },
-	{ "statmount", SYS_statmount, PURE, "aann", NULL, 0, 0 },
-	{ "listmount", SYS_listmount, PURE, "aann", NULL, 0, 0 },
-	{ "statx", SYS_statx, SANDBOX, "fpnna", NULL, 0, 0 },
-	{ "UFFDIO_API", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xAA, 0x3F) }, /* linux/userfaultfd.h */
+	{ "statmount", SYS_statmount, PURE, "aann", NULL, 0, 0, .how = SH_READS_FILES },
+	{ "listmount", SYS_listmount, PURE, "aann", NULL, 0, 0, .how = SH_READS_FILES },
+	{ "statx", SYS_statx, SANDBOX, "fpnna", NULL, 0, 0, .how = SH_READS_FILES },
+	{ "UFFDIO_API", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xAA, 0x3F), .prep = PREP_UFFD }, /* linux/userfaultfd.h */
 	{ "userfaultfd", SYS_userfaultfd, PURE, "n", NULL, 0, 0 },
 	{ "setxattrat", SYS_setxattrat, SANDBOX, "fpnaan", NULL, 0, 0 },
-	{ "getxattrat", SYS_getxattrat, SANDBOX, "fpnaan", NULL, 0, 0 },
+	{ "getxattrat", SYS_getxattrat, SANDBOX, "fpnaan", NULL, 0, 0, .how = SH_READS_FILES },
 };
 #else
 static const struct sysent table[] = { { NULL, -1, NULL, "", NULL, 0, 0 } };

@@ -8,6 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The descriptor a live call's child makes for the call's fd argument (kernel/invoke.h). */
+enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR };
+
+/* What a live run does differently for a call, each for a reason only code can act on. */
+enum sysent_how {
+	SH_FORKS = 1 << 0,         /* would run a second copy of xsc: never called live */
+	SH_CLONE3 = 1 << 1,        /* through a stub whose child exits at once; xsc may supply a stack */
+	SH_RSEQ_RELEASE = 1 << 2,  /* glibc's rseq registration is given back first */
+	SH_READS_FILES = 1 << 3,   /* with its paths it only reads: no Landlock needed to write */
+};
+
 /* One letter per argument, in order:
  *   f  a descriptor          p  a path              a  an address (struct or buffer)
  *   i  a pid (0: the caller)  I  a pid where -1 means every process on a cpu, count-only
@@ -24,6 +35,8 @@ struct sysent {
 	 * a bit of flag (fd_flag 0: none) */
 	unsigned fd_off, flags_off;
 	uint64_t fd_flag;
+	enum prep_kind prep;   /* the descriptor its fd argument gets when none is named */
+	unsigned how;          /* enum sysent_how */
 };
 
 /* NULL when this build does not know the interface (or it is not on this architecture). */

@@ -85,10 +85,9 @@ static bool escapes(const char *path)
  * kernel will read: the buffer, or the override that replaced it. */
 bool trust_writes_files(const struct call_plan *plan)
 {
-	static const char *const readers[] = { "statx", "file_getattr", "getxattrat", "statmount", "listmount", NULL };
-	for (const char *const *p = readers; *p; p++)
-		if (!strcmp(plan->req.sc->name, *p))
-			return false;
+	const struct sysent *se = systable_find(plan->req.sc->name);
+	if (se && (se->how & SH_READS_FILES))
+		return false;
 	/* attr_set/attr_clr change the mount itself (read-only, nosuid, …) unless it is a clone
 	 * (OPEN_TREE_CLONE, flags bit 1), and a clone is harmless only inside the child's own
 	 * mount namespace */

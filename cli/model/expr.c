@@ -187,7 +187,8 @@ static int parse_nonzero_call(struct parser *P, size_t at)
 	return emit(P, XO_NONZERO, 0, 0);
 }
 
-/* unknown(X): X is a field or an argument with a flag set. */
+/* unknown(X): X is a field or an argument with a flag set; unknown(arg(X)) and
+ * unknown(field(X)) for a name that is both (rseq's flags argument and rseq.flags). */
 static int parse_unknown_call(struct parser *P, size_t at)
 {
 	const struct expr_scope *S = P->sc;
@@ -197,7 +198,26 @@ static int parse_unknown_call(struct parser *P, size_t at)
 	while (is_ident(P->text[P->p], P->p == s))
 		P->p++;
 	size_t len = P->p - s;
-	int f = find_field(S->st, P->text + s, len), a = f < 0 ? find_arg(S->sc, P->text + s, len) : -1;
+	skip_blank(P);
+	bool qualified = (name_is("arg", P->text + s, len) || name_is("field", P->text + s, len)) && P->text[P->p] == '(';
+	bool want_arg = qualified && P->text[s] == 'a';
+	if (qualified) {
+		P->p++;
+		skip_blank(P);
+		s = P->p;
+		while (is_ident(P->text[P->p], P->p == s))
+			P->p++;
+		len = P->p - s;
+		skip_blank(P);
+		if (P->text[P->p] != ')')
+			return fail_at(P, P->p, "')' expected to close the %s( inside unknown(", want_arg ? "arg" : "field");
+		P->p++;
+	}
+	int f = want_arg ? -1 : find_field(S->st, P->text + s, len);
+	int a = f < 0 && (want_arg || !qualified) ? find_arg(S->sc, P->text + s, len) : -1;
+	if (!qualified && f >= 0 && find_arg(S->sc, P->text + s, len) >= 0)
+		return fail_at(P, s, "'%.*s' is both a field and an argument: write unknown(field(%.*s)) or unknown(arg(%.*s))",
+			       (int)len, P->text + s, (int)len, P->text + s, (int)len, P->text + s);
 	const struct flagset *fs = f >= 0 ? S->st->fields[f].flagset : a >= 0 ? S->sc->args[a].flagset : NULL;
 	if (!fs)
 		return fail_at(P, s, "unknown() takes a field or argument that has a flag set");

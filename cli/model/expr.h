@@ -4,7 +4,8 @@
  * field or argument X outside its flag set at the simulated version; nonzero(FIELD) and
  * nonzero(FROM, TO), whether a byte of the field (an array too) or of the struct's bytes
  * [FROM, TO) is nonzero, as the kernel read them (past what it read, zero); arg(X) and
- * field(X) for a name that is both an argument and a field (a bare one is refused). Values are u64 with
+ * field(X) for a name that is both an argument and a field (a bare one is refused), also
+ * inside unknown(). Values are u64 with
  * C's unsigned semantics; a shift by 64 or more gives 0 (C leaves it undefined).
  * An expression is parsed once, at catalogue load, into postfix code whose operands are
  * indices, never pointers, so the code lives in the catalogue's arena and its cache as is.

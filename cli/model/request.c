@@ -253,7 +253,7 @@ static int default_arg(const struct catalog *cat, const struct sarg *a, const st
 	case AR_SIZE:
 		if (sc->size_where == SW_POINTER) {
 			/* with no struct buffer the size describes the output buffer */
-			req->size_cell = (uint32_t)(sb ? req->size : EXTRA_LEN);
+			req->size = req->size_cell = (uint32_t)(sb ? req->size : EXTRA_LEN);
 			req->args[i] = (uint64_t)(uintptr_t)&req->size_cell;
 		} else {
 			req->args[i] = req->size;

@@ -83,7 +83,7 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 	return false;
 }
 
-/* Names the check that fired and its place in the kernel; for unknown(FIELD) alone, which bit. */
+/* Names the check that fired and its place in the kernel; for unknown(X) alone, which bit. */
 static void explain_check(const struct syscall *sc, const struct check *ck, const struct expr_env *env,
 			  struct sbuf *why)
 {
@@ -92,6 +92,9 @@ static void explain_check(const struct syscall *sc, const struct check *ck, cons
 		const struct field *f = &sc->st->fields[x->idx];
 		struct expr_insn value = { XO_FIELD, x->idx, 0 };
 		check_word(sc, f->name, f->flagset, expr_eval(&value, 1, env), env->kv, why);
+	} else if (ck->ncode == 1 && x->op == XO_UNKNOWN_ARG) {
+		const struct sarg *a = &sc->args[x->idx];
+		check_word(sc, a->name, a->flagset, env->args[x->idx], env->kv, why);
 	}
 	say(why, "%s (%s: %s)", ck->why, ck->source, ck->text);
 }

@@ -215,7 +215,15 @@ static struct check *first_cond(struct catalog *c, size_t i)
 static void e_ncode(struct catalog *c, size_t i, int d) { first_cond(c, i)->ncode += (size_t)d; }
 static void e_code(struct catalog *c, size_t i, int d) { first_cond(c, i)->code[0].op += (uint32_t)d * 200; }
 static void e_env(struct catalog *c, size_t i, int d) { first_cond(c, i)->env += (unsigned)d << ENV_NKINDS; }
-static void e_nerrnos(struct catalog *c, size_t i, int d) { first_cond(c, i)->nerrnos -= (size_t)d; }
+static void e_nerrnos(struct catalog *c, size_t i, int d)
+{
+	static size_t saved;
+	struct check *ck = first_cond(c, i);
+	if (d > 0)
+		saved = ck->nerrnos, ck->nerrnos = 0;
+	else
+		ck->nerrnos = saved;
+}
 /* copy-in swapped with the last check, a condition that reads the struct */
 static void e_copy_last(struct catalog *c, size_t i, int d)
 {

@@ -162,6 +162,39 @@ static void test_qualified(void)
 	sbuf_release(&why);
 }
 
+/* unknown() of a name that is both: rseq's flags argument (rseq_flags) and rseq.flags
+ * (rseq_cs_flags). */
+static void test_unknown_qualified(void)
+{
+	const struct syscall *rs = catalog_find_syscall(cat, "rseq");
+	struct expr_scope scope = { cat, rs, rs->st };
+	struct expr_insn code[EXPR_MAX_CODE];
+	struct sbuf why = SBUF_INIT;
+	size_t pos = 0;
+	unsigned char area[32] = { 0 };
+	area[16] = 1 | 0x40;
+	uint64_t a[6] = { 0x1000, 32, 1 | 8, 0 };
+	struct expr_env env = { cat, rs, rs->st, area, sizeof(area), a, 32, KVER(6, 18, 0) };
+	int n = expr_parse(&scope, "unknown(arg(flags))", code, &pos, &why);
+	ok(n > 0 && code[0].op == XO_UNKNOWN_ARG && expr_eval(code, (size_t)n, &env) == 8,
+	   "unknown(arg(flags)): the argument's unknown bits");
+	n = expr_parse(&scope, "unknown( field( flags ) )", code, &pos, &why);
+	ok(n > 0 && code[0].op == XO_UNKNOWN_FIELD && expr_eval(code, (size_t)n, &env) == 0x40,
+	   "unknown(field(flags)): the field's");
+	ok(expr_parse(&scope, "unknown(flags)", code, &pos, &why) < 0 && pos == 8 &&
+	   !strcmp(why.buf, "'flags' is both a field and an argument: write unknown(field(flags)) or unknown(arg(flags))"),
+	   "a bare name that is both is refused in unknown() too: %s", why.buf);
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "unknown(arg(flags)", code, &pos, &why) < 0 && pos == 18, "an unclosed unknown(: %s", why.buf);
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "unknown(arg(flags x))", code, &pos, &why) < 0 &&
+	   !strcmp(why.buf, "')' expected to close the arg( inside unknown("), "an unclosed arg( inside: %s", why.buf);
+	sbuf_reset(&why);
+	ok(expr_parse(&scope, "unknown(arg(rseq_cs))", code, &pos, &why) < 0 &&
+	   !strcmp(why.buf, "unknown() takes a field or argument that has a flag set"), "arg() of a field inside: %s", why.buf);
+	sbuf_release(&why);
+}
+
 static void test_hostile(void)
 {
 	struct sbuf e = SBUF_INIT;
@@ -247,6 +280,7 @@ int main(void)
 	test_names();
 	test_nonzero();
 	test_qualified();
+	test_unknown_qualified();
 	test_hostile();
 	catalog_free(cat);
 	return tap_done();
