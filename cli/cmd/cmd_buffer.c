@@ -22,7 +22,7 @@ int cmd_new(struct session *s, int argc, char **argv)
 	const struct syscall *sc = session_find_syscall(s, argv[1]);
 	const struct cstruct *st = sc ? sc->st : session_find_struct(s, argv[1]);
 	if (sc && !st)
-		return err("'%s' takes no struct (kind %s); nothing to build", sc->name, sc->kind);
+		return err("'%s' takes no struct (kind %s); nothing to build", sc->name, sc_kind_name(sc->kind));
 	if (!st) {
 		struct suggest sg = SUGGEST_INIT(argv[1], 3);
 		for (size_t i = 0; i < c->nstructs; i++)

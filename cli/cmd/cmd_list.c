@@ -28,13 +28,13 @@ int cmd_list(struct session *s, int argc, char **argv)
 			snprintf(nr, sizeof(nr), "-");
 		else
 			snprintf(nr, sizeof(nr), "%ld", sc->nr_x86_64);
-		out_text(o, "%-24s %5s  %-7s %-13s %-22s %s\n", sc->name, nr, kver_str(sc->since, kv), sc->kind,
+		out_text(o, "%-24s %5s  %-7s %-13s %-22s %s\n", sc->name, nr, kver_str(sc->since, kv), sc_kind_name(sc->kind),
 			 sc->st ? sc->st->name : "-", sizes.len ? sizes.buf : "-");
 		sbuf_release(&sizes);
 
 		out_obj(o, NULL);
 		out_str(o, "name", sc->name);
-		out_str(o, "kind", sc->kind);
+		out_str(o, "kind", sc_kind_name(sc->kind));
 		out_str(o, "since", kver_str(sc->since, kv));
 		out_obj(o, "nr");
 		if (sc->nr_x86_64 < 0)

@@ -235,24 +235,24 @@ static void show_errors(struct out *o, const struct syscall *sc)
 
 static void show_syscall(struct out *o, const struct syscall *sc)
 {
+	static const char *const ioc_macro[] = { [IOD_NONE] = "", [IOD_W] = "W", [IOD_R] = "R", [IOD_RW] = "WR" }; /* _IO, _IOW, … */
 	char kv[16];
 	out_obj(o, NULL);
 	out_text(o, "%s%s%s — %s\n  %s\n", out_color(o, OC_BOLD), sc->name, out_color(o, OC_RESET), sc->summary,
 		 sc->prototype);
-	out_text(o, "  kind %s · since %s · ", sc->kind, kver_str(sc->since, kv));
+	out_text(o, "  kind %s · since %s · ", sc_kind_name(sc->kind), kver_str(sc->since, kv));
 	if (sc->is_ioctl)
-		out_text(o, "ioctl on %s, _IO%s(%#x, %u) · ", sc->ioctl_fd, !strcmp(sc->ioctl_dir, "rw") ? "WR" :
-			 !strcmp(sc->ioctl_dir, "r") ? "R" : !strcmp(sc->ioctl_dir, "w") ? "W" : "", sc->ioctl_type, sc->ioctl_nr);
+		out_text(o, "ioctl on %s, _IO%s(%#x, %u) · ", sc->ioctl_fd, ioc_macro[sc->ioctl_dir], sc->ioctl_type, sc->ioctl_nr);
 	else
 		out_text(o, "x86_64 %ld · aarch64 %ld · ", sc->nr_x86_64, sc->nr_aarch64);
-	out_text(o, "%s · safety %s\n", sc->header, sc->safety);
+	out_text(o, "%s · safety %s\n", sc->header, safety_name(sc->safety));
 	out_str(o, "name", sc->name);
-	out_str(o, "kind", sc->kind);
+	out_str(o, "kind", sc_kind_name(sc->kind));
 	out_str(o, "since", kv);
 	out_str(o, "summary", sc->summary);
 	out_str(o, "prototype", sc->prototype);
 	out_str(o, "header", sc->header);
-	out_str(o, "safety", sc->safety);
+	out_str(o, "safety", safety_name(sc->safety));
 	out_obj(o, "nr");
 	if (sc->nr_x86_64 < 0) out_null(o, "x86_64"); else out_u64(o, "x86_64", (uint64_t)sc->nr_x86_64);
 	if (sc->nr_aarch64 < 0) out_null(o, "aarch64"); else out_u64(o, "aarch64", (uint64_t)sc->nr_aarch64);

@@ -594,7 +594,7 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 	sbuf_adds(sb, "\n\n");
 	since_badge(sb, sc->since);
 	sbuf_adds(sb, " · kind **");
-	md_text(sb, sc->kind);
+	md_text(sb, sc_kind_name(sc->kind));
 	sbuf_adds(sb, "** · ");
 	if (sc->is_ioctl) {
 		sbuf_adds(sb, "ioctl on ");
@@ -607,7 +607,7 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 	sbuf_adds(sb, " · ");
 	md_code(sb, sc->header, false);
 	sbuf_adds(sb, " · safety ");
-	md_text(sb, sc->safety);
+	md_text(sb, safety_name(sc->safety));
 	sbuf_adds(sb, "\n\n## Prototype\n\n```c\n");
 	for (const char *p = sc->prototype; *p; p++)
 		sbuf_addch(sb, (unsigned char)*p < 0x20 ? ' ' : *p); /* a fence cannot be closed from inside a line */
@@ -919,7 +919,7 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 		sbuf_adds(sb, "| ");
 		link_syscall(sb, "", sc);
 		sbuf_addf(sb, " | %s | ", kv(sc->since, b));
-		md_text(sb, sc->kind);
+		md_text(sb, sc_kind_name(sc->kind));
 		sbuf_adds(sb, " | ");
 		if (sc->st)
 			link_struct(sb, "", sc->st, NULL);

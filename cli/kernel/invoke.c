@@ -149,7 +149,7 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->nr = se ? se->nr : arch_nr(sc);
 	plan->prep = row ? row->prep : PREP_NONE;
 	plan->safety = se ? se->safety : sc->safety;
-	plan->ns = !strcmp(plan->safety, "namespace");
+	plan->ns = plan->safety == SAFE_NAMESPACE;
 	plan->clone3 = row && (row->how & SH_CLONE3);
 	plan->rseq_unregister = row && (row->how & SH_RSEQ_RELEASE);
 	/* a simulated call reads nothing past its buffers: the heap, not guarded pages (an mmap,
@@ -475,7 +475,7 @@ static int read_until(int fd, void *p, size_t n, uint64_t deadline)
 static bool needs_landlock(const struct call_plan *plan)
 {
 	const struct syscall *sc = plan->req.sc;
-	if (plan->unsafe || strcmp(plan->safety, "sandbox"))
+	if (plan->unsafe || plan->safety != SAFE_SANDBOX)
 		return false;
 	for (size_t i = 0; i < sc->nargs; i++)
 		if (sc->args[i].role == AR_PATH)

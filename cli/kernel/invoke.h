@@ -24,7 +24,7 @@ struct call_plan {
 	size_t stack_len;
 	enum prep_kind prep;
 	int prep_arg;            /* the argument the prepared fd goes into */
-	const char *safety; /* the build's safety class of a live call (systable) */
+	enum safety safety;      /* the build's safety class of a live call (systable) */
 	bool ns, clone3, rseq_unregister;
 	bool live;               /* may run again (explain's follow-up calls) */
 	unsigned timeout_ms;

@@ -110,7 +110,7 @@ static void *shared_alloc(struct shared *sh, size_t n)
 
 bool probe_supported(const struct syscall *sc, const char **why)
 {
-	if (!strcmp(sc->kind, "legacy")) {
+	if (sc->kind == SK_LEGACY) {
 		*why = "a legacy call with nothing to probe";
 		return false;
 	}

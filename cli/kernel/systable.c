@@ -56,10 +56,10 @@ static const uint32_t ioring_probe[] = { 8 };
 /* The safety class (catalogue schema "safety") says where a call runs: a namespace call gets a
  * user and mount namespace of its own, a sandbox call's paths are held to the sandbox and need
  * Landlock to write. The build decides it, as it decides the number. */
-#define PURE "pure"
-#define SANDBOX "sandbox"
-#define NAMESPACE "namespace"
-#define PRIVILEGED "privileged"
+#define PURE SAFE_PURE
+#define SANDBOX SAFE_SANDBOX
+#define NAMESPACE SAFE_NAMESPACE
+#define PRIVILEGED SAFE_PRIVILEGED
 
 /* Past the number and the argument classes, a row may name the descriptor a live call's child
  * prepares (.prep) and what the run does differently (.how, enum sysent_how): the calls that
@@ -107,7 +107,7 @@ static const struct sysent table[] = {
 	{ "getxattrat", SYS_getxattrat, SANDBOX, "fpnaan", NULL, 0, 0, .how = SH_READS_FILES },
 };
 #else
-static const struct sysent table[] = { { NULL, -1, NULL, "", NULL, 0, 0 } };
+static const struct sysent table[] = { { NULL, -1, SAFE_PURE, "", NULL, 0, 0 } };
 #endif
 
 const struct sysent *systable_find(const char *name)

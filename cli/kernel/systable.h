@@ -7,6 +7,7 @@
 #define XSC_SYSTABLE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "model/catalog.h"
 
 /* The descriptor a live call's child makes for the call's fd argument (kernel/invoke.h). */
 enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR };
@@ -26,7 +27,7 @@ enum sysent_how {
 struct sysent {
 	const char *name;      /* the catalogue's name for the interface */
 	long nr;               /* the syscall it enters on this architecture */
-	const char *safety;    /* "pure", "sandbox", "namespace" or "privileged": how it is confined */
+	enum safety safety;    /* how it is confined (model/catalog.h) */
 	const char *args;
 	const uint32_t *cmds;  /* for a 'c' argument of a multiplexer: the commands known harmless */
 	size_t ncmds;

@@ -19,11 +19,6 @@ static long catalogue_nr(const struct syscall *sc)
 #endif
 }
 
-static unsigned ioctl_dir(const char *dir)
-{
-	return !strcmp(dir, "rw") ? 3 : !strcmp(dir, "r") ? 2 : !strcmp(dir, "w") ? 1 : 0;
-}
-
 static int check_classes(const struct syscall *sc, const struct sysent *se)
 {
 	char got[8] = "";
@@ -52,16 +47,16 @@ int trust_interface(const struct syscall *sc, const struct sysent **se)
 	if (sc->is_ioctl != ((*se)->ioctl != 0))
 		return err("refusing: the catalogue %s %s an ioctl, and this build knows otherwise", sc->is_ioctl ? "makes" : "does not make", sc->name);
 	if (sc->is_ioctl) {
-		uint32_t bits = (ioctl_dir(sc->ioctl_dir) << 30) | (sc->ioctl_type << 8) | sc->ioctl_nr;
+		uint32_t bits = ((uint32_t)sc->ioctl_dir << 30) | (sc->ioctl_type << 8) | sc->ioctl_nr;
 		if (bits != (*se)->ioctl)
 			return err("refusing: the catalogue encodes %s as ioctl request %#x, but it is %#x (any size)",
 				   sc->name, bits, (*se)->ioctl);
 	}
 	/* the class decides the namespace and whether Landlock is required: a catalogue calling
 	 * open_tree_attr "pure" would change the host's mounts */
-	if (strcmp(sc->safety, (*se)->safety))
+	if (sc->safety != (*se)->safety)
 		return err("refusing: the catalogue calls %s safety '%s', but it is '%s'; a catalogue cannot take a call out of its confinement",
-			   sc->name, sc->safety, (*se)->safety);
+			   sc->name, safety_name(sc->safety), safety_name((*se)->safety));
 	return check_classes(sc, *se);
 }
 

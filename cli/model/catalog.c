@@ -318,6 +318,30 @@ bool check_before_copy_in(const struct syscall *sc, const struct check *ck)
 	return (size_t)(ck - sc->checks) < checks_find_step(sc->checks, sc->nchecks, CS_COPY_IN);
 }
 
+const char *sc_kind_name(enum sc_kind k)
+{
+	static const char *const names[] = {
+		[SK_EXTENSIBLE] = "extensible", [SK_FLAGS_ONLY] = "flags-only", [SK_MULTIPLEXER] = "multiplexer",
+		[SK_FIXED_PADDED] = "fixed-padded", [SK_LEGACY] = "legacy",
+	};
+	return names[k];
+}
+
+const char *safety_name(enum safety s)
+{
+	static const char *const names[] = {
+		[SAFE_PURE] = "pure", [SAFE_SANDBOX] = "sandbox", [SAFE_NAMESPACE] = "namespace",
+		[SAFE_PRIVILEGED] = "privileged",
+	};
+	return names[s];
+}
+
+const char *ioctl_dir_name(enum ioctl_dir d)
+{
+	static const char *const names[] = { [IOD_NONE] = "none", [IOD_W] = "w", [IOD_R] = "r", [IOD_RW] = "rw" };
+	return names[d];
+}
+
 const char *arg_role_name(enum arg_role r)
 {
 	static const char *const names[] = {
@@ -497,7 +521,7 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 {
 	MV_STR(r, sc->name), MV_STR(r, sc->header), MV_STR(r, sc->prototype), MV_STR(r, sc->summary), MV_STR(r, sc->file);
 	MV_STR(r, sc->ioctl_fd), MV_STR(r, sc->size_name);
-	MV_STR(r, sc->kind), MV_STR(r, sc->safety), MV_STR(r, sc->ioctl_dir);
+	ENUM_OK(r, sc->kind, SK_LEGACY), ENUM_OK(r, sc->safety, SAFE_PRIVILEGED), ENUM_OK(r, sc->ioctl_dir, IOD_RW);
 	MV_REF(r, sc->st, c->structs, c->nstructs);
 	MV_STR(r, sc->rules.zero), MV_STR(r, sc->rules.below_ver0), MV_STR(r, sc->rules.tail);
 	MV_STR(r, sc->rules.writeback), MV_STR(r, sc->rules.check_order), MV_STR(r, sc->rules.cap_errno);

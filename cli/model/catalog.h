@@ -153,14 +153,24 @@ void checks_insert_steps(struct arena *a, const struct syscall *sc, struct check
 bool check_before_copy_in(const struct syscall *sc, const struct check *ck);
 struct lineage { const char *name, *why; uint32_t since; };
 
+/* The catalogue's "kind" of an interface: how it can grow. */
+enum sc_kind { SK_EXTENSIBLE, SK_FLAGS_ONLY, SK_MULTIPLEXER, SK_FIXED_PADDED, SK_LEGACY };
+/* "safety": how a live call is confined (the build's systable decides; the catalogue must agree). */
+enum safety { SAFE_PURE, SAFE_SANDBOX, SAFE_NAMESPACE, SAFE_PRIVILEGED };
+/* An ioctl's direction, valued as the _IOC direction bits (asm-generic/ioctl.h). */
+enum ioctl_dir { IOD_NONE = 0, IOD_W = 1, IOD_R = 2, IOD_RW = 3 };
+
 /* What a successful call returns, where the catalogue says ("returns"). */
 enum sc_returns { RET_UNSAID, RET_FD, RET_PID };
 
 struct syscall {
-	const char *name, *kind, *header, *prototype, *summary, *safety, *file;
+	const char *name, *header, *prototype, *summary, *file;
+	enum sc_kind kind;
+	enum safety safety;
 	long nr_x86_64, nr_aarch64; /* -1: not on that architecture */
 	bool is_ioctl;
-	const char *ioctl_fd, *ioctl_dir;
+	const char *ioctl_fd;
+	enum ioctl_dir ioctl_dir;
 	unsigned ioctl_type, ioctl_nr;
 	uint32_t since;
 	struct sarg *args;
@@ -243,6 +253,10 @@ bool syscall_size_output(const struct syscall *sc);
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
+/* The catalogue's words for them ("extensible", "sandbox", "rw"). */
+const char *sc_kind_name(enum sc_kind k);
+const char *safety_name(enum safety s);
+const char *ioctl_dir_name(enum ioctl_dir d);
 const char *env_kind_name(enum env_kind k);
 /* The kind called name, or -1. */
 int env_kind_from_name(const char *name);

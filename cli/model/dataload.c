@@ -725,7 +725,7 @@ static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "ca
 static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };
 static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL };
 static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
-static const char *const ioctl_dirs[] = { "none", "r", "w", "rw", NULL };
+static const char *const ioctl_dirs[] = { "none", "w", "r", "rw", NULL }; /* enum ioctl_dir */
 
 static void check_errno_value(struct loader *L, json_t *o, const char *key, const char *what, bool allow_ok,
 			      const char **out)
@@ -1173,13 +1173,13 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 		return;
 	sc->file = arena_strdup(L->a, L->src->name);
 	sc->name = get_str(L, o, "name", true, "a syscall");
-	sc->kind = arena_strdup(L->a, kinds[pick(L, o, "kind", "a syscall", kinds, -1)]);
+	sc->kind = (enum sc_kind)pick(L, o, "kind", "a syscall", kinds, -1);
 	load_nr(L, o, sc);
 	sc->since = get_kver(L, o, "since", true, "a syscall");
 	sc->header = get_str(L, o, "header", true, "a syscall");
 	sc->prototype = get_str(L, o, "prototype", true, "a syscall");
 	sc->summary = get_str(L, o, "summary", true, "a syscall");
-	sc->safety = arena_strdup(L->a, safeties[pick(L, o, "safety", "a syscall", safeties, -1)]);
+	sc->safety = (enum safety)pick(L, o, "safety", "a syscall", safeties, -1);
 	sc->check_fields = get_bool(L, o, "check_fields");
 	if (json_object_get(o, "returns"))
 		sc->returns = (enum sc_returns)(RET_FD + pick(L, o, "returns", "a syscall", returns, 0));
@@ -1190,7 +1190,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 			uint64_t nr = 0, type = 0;
 			sc->is_ioctl = true;
 			sc->ioctl_fd = get_str(L, io, "fd", true, "'ioctl'");
-			sc->ioctl_dir = arena_strdup(L->a, ioctl_dirs[pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1)]);
+			sc->ioctl_dir = (enum ioctl_dir)pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1);
 			json_t *t = member(L, io, "type", true, "'ioctl'");
 			if (t && !L->failed) {
 				push_key(L, "type");
@@ -1212,8 +1212,8 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 		lerr(L, "unknown struct '%s'", stn);
 		pop(L);
 	}
-	if (!L->failed && !sc->st && (!strcmp(sc->kind, "extensible") || !strcmp(sc->kind, "multiplexer")))
-		lerr(L, "syscall '%s' of kind %s needs a 'struct'", sc->name, sc->kind);
+	if (!L->failed && !sc->st && (sc->kind == SK_EXTENSIBLE || sc->kind == SK_MULTIPLEXER))
+		lerr(L, "syscall '%s' of kind %s needs a 'struct'", sc->name, sc_kind_name(sc->kind));
 	json_t *args = get_array(L, o, "args", true, "a syscall");
 	if (args && !L->failed)
 		load_args(L, args, sc);
@@ -1710,14 +1710,13 @@ static int check_checks(const struct catalog *c, const struct syscall *sc, struc
 
 static int check_syscall(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
 {
-	CHECK(sc->name && sc->header && sc->prototype && sc->summary && sc->file && one_of(sc->kind, kinds) &&
-		      one_of(sc->safety, safeties),
+	CHECK(sc->name && sc->header && sc->prototype && sc->summary && sc->file,
 	      "a syscall lacks a name, kind, header, prototype, summary or safety");
 	CHECK(sc->nr_x86_64 >= -1 && sc->nr_x86_64 < 4096 && sc->nr_aarch64 >= -1 && sc->nr_aarch64 < 4096,
 	      "%s: a syscall number out of range", sc->name);
-	CHECK(!sc->is_ioctl || (sc->ioctl_fd && one_of(sc->ioctl_dir, ioctl_dirs) && sc->ioctl_type < 256 && sc->ioctl_nr < 256),
+	CHECK(!sc->is_ioctl || (sc->ioctl_fd && sc->ioctl_type < 256 && sc->ioctl_nr < 256),
 	      "%s: the ioctl", sc->name);
-	CHECK(sc->st || (strcmp(sc->kind, "extensible") && strcmp(sc->kind, "multiplexer")), "%s needs a struct", sc->name);
+	CHECK(sc->st || (sc->kind != SK_EXTENSIBLE && sc->kind != SK_MULTIPLEXER), "%s needs a struct", sc->name);
 	for (size_t i = 0; i < sc->nargs; i++)
 		CHECK(sc->args[i].name && sc->args[i].type, "%s: an argument lacks a name or type", sc->name);
 	CHECK(UNIQUE_NAMES(sc->args, sc->nargs, NULL), "%s: an argument named twice", sc->name);

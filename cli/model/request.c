@@ -224,8 +224,7 @@ static int override_arg(const struct catalog *cat, const struct sarg *a, const c
 
 static uint64_t ioctl_request(const struct syscall *sc, uint64_t size)
 {
-	unsigned dir = !strcmp(sc->ioctl_dir, "rw") ? 3 : !strcmp(sc->ioctl_dir, "r") ? 2 : !strcmp(sc->ioctl_dir, "w") ? 1 : 0;
-	return ((uint64_t)dir << 30) | (size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
+	return ((uint64_t)sc->ioctl_dir << 30) | (size << 16) | (sc->ioctl_type << 8) | sc->ioctl_nr;
 }
 
 /* An argument no override names: the buffer, an output buffer, the size, an ioctl's

@@ -42,7 +42,7 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 	m->sc = sc;
 	const struct cstruct *st = sc->st;
 	if (!st || sc->size_where == SW_NONE)
-		return err("matrix: %s has no versioned struct (kind %s)", sc->name, sc->kind);
+		return err("matrix: %s has no versioned struct (kind %s)", sc->name, sc_kind_name(sc->kind));
 	size_t nv = st->nversions;
 	m->nrows = (nv ? nv : 1) + 1;
 	m->row_label = xcalloc(m->nrows, sizeof(*m->row_label));

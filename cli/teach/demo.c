@@ -161,7 +161,7 @@ static int compute_multiplexer(const struct catalog *cat, const struct demo_opts
 		return err("the catalogue has no bpf (or no bpf_cmd): the multiplexer demo needs them");
 	size_t n = 0, ext = 0;
 	for (size_t i = 0; i < cat->nsyscalls; i++)
-		if (!strcmp(cat->syscalls[i].kind, "extensible"))
+		if (cat->syscalls[i].kind == SK_EXTENSIBLE)
 			ext++;
 	for (size_t i = 0; i < cmds->nflags; i++)
 		n += !cmds->flags[i].mask;

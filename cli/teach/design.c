@@ -262,10 +262,10 @@ static void rebuild(struct design *d)
 		struct syscall *sc = &c->syscalls[i];
 		struct sbuf proto = SBUF_INIT;
 		sc->name = arena_strdup(a, dc->name);
-		sc->kind = "extensible";
+		sc->kind = SK_EXTENSIBLE;
 		sc->header = "designed";
 		sc->file = "(designed)";
-		sc->safety = "pure";
+		sc->safety = SAFE_PURE;
 		sc->designed = true;
 		sc->nr_x86_64 = sc->nr_aarch64 = -1;
 		sc->since = dc->since;

@@ -85,11 +85,11 @@ static bool same_rules(const struct size_rules *a, const struct size_rules *b)
 
 static bool same_syscall(const struct syscall *a, const struct syscall *b)
 {
-	bool same = same_str(a->name, b->name) && same_str(a->kind, b->kind) && same_str(a->header, b->header) &&
+	bool same = same_str(a->name, b->name) && same_str(a->header, b->header) &&
 		    same_str(a->prototype, b->prototype) && same_str(a->summary, b->summary) &&
-		    same_str(a->safety, b->safety) && same_str(a->file, b->file) && a->nr_x86_64 == b->nr_x86_64 &&
+		    a->safety == b->safety && a->kind == b->kind && same_str(a->file, b->file) && a->nr_x86_64 == b->nr_x86_64 &&
 		    a->nr_aarch64 == b->nr_aarch64 && a->is_ioctl == b->is_ioctl && same_str(a->ioctl_fd, b->ioctl_fd) &&
-		    same_str(a->ioctl_dir, b->ioctl_dir) && a->ioctl_type == b->ioctl_type && a->ioctl_nr == b->ioctl_nr &&
+		    a->ioctl_dir == b->ioctl_dir && a->ioctl_type == b->ioctl_type && a->ioctl_nr == b->ioctl_nr &&
 		    a->since == b->since && same_str(REFNAME(a->st), REFNAME(b->st)) && a->size_where == b->size_where &&
 		    same_str(a->size_name, b->size_name) && a->size_bits == b->size_bits && a->has_rules == b->has_rules &&
 		    same_rules(&a->rules, &b->rules) && a->nargs == b->nargs && a->nerrors == b->nerrors &&
@@ -189,14 +189,7 @@ static void e_size(struct catalog *c, size_t i, int d) { c->structs[i].size += (
 static void e_type(struct catalog *c, size_t i, int d) { c->structs[i].fields[0].type += (unsigned)d * 40; }
 static void e_nr(struct catalog *c, size_t i, int d) { c->syscalls[i].nr_x86_64 += d * 5000; }
 static void e_name(struct catalog *c, size_t i, int d) { c->syscalls[i].name += d * (1 << 30); }
-static void e_kind(struct catalog *c, size_t i, int d)
-{
-	static const char *saved;
-	if (d > 0)
-		saved = c->syscalls[i].kind, c->syscalls[i].kind = c->syscalls[i].summary;
-	else
-		c->syscalls[i].kind = saved;
-}
+static void e_kind(struct catalog *c, size_t i, int d) { c->syscalls[i].kind += (unsigned)d * 40; }
 static void e_dup(struct catalog *c, size_t i, int d)
 {
 	static const char *saved;
