@@ -262,7 +262,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		case AR_STRUCT:
 			if (o->extra && (int)i == o->extra_arg)
 				put_ptr(sb, v);
-			else if (a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
+			else if (v && a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
 				put_string(sb, (const char *)(uintptr_t)v);
 			else
 				put_ptr(sb, v);
