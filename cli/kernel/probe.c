@@ -460,7 +460,7 @@ static void walk_checks(const struct syscall *sc, const struct expr_env *env, st
 		if (env->kv < ck->since || (ck->until && env->kv >= ck->until) || !expr_eval(ck->code, ck->ncode, env))
 			continue;
 		if (!ck->env) {
-			w->decided = errno_from_name(ck->errno_name);
+			w->decided = ck->err;
 			return;
 		}
 		w->env |= ck->env;

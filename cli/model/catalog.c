@@ -4,6 +4,7 @@
 #include <string.h>
 #include "base/sbuf.h"
 #include "model/expr.h"
+#include "model/xlat.h"
 #include "base/banned.h"
 
 void catalog_free(struct catalog *c)
@@ -244,6 +245,7 @@ void check_describe_step(struct arena *a, const struct syscall *sc, struct check
 	ck->text = arena_strdup(a, text);
 	ck->why = arena_strdup(a, why);
 	ck->errno_name = e ? arena_strdup(a, e) : NULL;
+	ck->err = e ? errno_from_name(e) : 0;
 	if (ck->errno_name) {
 		ck->errnos = arena_alloc(a, sizeof(*ck->errnos));
 		ck->errnos[0] = ck->errno_name;

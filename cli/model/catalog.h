@@ -123,6 +123,7 @@ enum check_step { CS_COND, CS_NULL, CS_ZERO, CS_CAP, CS_BELOW_VER0, CS_COPY_IN, 
  * read as VER0, an output call's tail and write-back). */
 struct check {
 	const char *text, *errno_name, *source, *why;
+	int err;               /* errno_name's number (0: a step without one), set with it at load */
 	uint32_t since, until; /* until 0: still in force */
 	enum check_step step;
 	bool placed;           /* a step named in the data (else the loader put it at its default place) */

@@ -842,6 +842,7 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 		ck->errnos = arena_alloc(L->a, sizeof(*ck->errnos));
 		ck->errnos[0] = ck->errno_name;
 		ck->nerrnos = 1;
+		ck->err = ck->errno_name ? errno_from_name(ck->errno_name) : 0;
 		return;
 	}
 	push_key(L, "errno");
@@ -863,6 +864,7 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 	}
 	pop(L);
 	ck->errno_name = ck->errnos && ck->nerrnos ? ck->errnos[0] : NULL;
+	ck->err = ck->errno_name ? errno_from_name(ck->errno_name) : 0;
 }
 
 static const char *const step_keys[] = { "step", "source", NULL };
@@ -1686,7 +1688,8 @@ static int check_checks(const struct catalog *c, const struct syscall *sc, struc
 	bool copied = false;
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		CHECK(ck->text && ck->source && ck->why && (unsigned)ck->step <= CS_LAST && (!ck->until || ck->until > ck->since),
+		CHECK(ck->text && ck->source && ck->why && (unsigned)ck->step <= CS_LAST && (!ck->until || ck->until > ck->since) &&
+			      ck->err == (ck->errno_name ? errno_from_name(ck->errno_name) : 0),
 		      "%s: check %zu", sc->name, i + 1);
 		if (ck->step == CS_COND) {
 			CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
@@ -1877,7 +1880,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 9 /* format version */ };
+		sizeof(struct expr_insn), 10 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

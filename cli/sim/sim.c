@@ -214,14 +214,14 @@ static int run_step(struct run *r, const struct check *ck)
 		if (!r->null)
 			return 0;
 		say(r->why, "%s (%s: %s)", ck->why, ck->source, ck->text);
-		return errno_from_name(ck->errno_name);
+		return ck->err;
 	case CS_ZERO:
 		if (r->usize)
 			return 0;
 		say(r->why, "%s", ck->why);
 		if (!ck->errno_name)
 			r->usize = ver0;
-		return ck->errno_name ? errno_from_name(ck->errno_name) : 0;
+		return ck->err;
 	case CS_CAP:
 		r->capped = true;
 		if (r->usize <= rl->cap)
@@ -229,13 +229,13 @@ static int run_step(struct run *r, const struct check *ck)
 		say(r->why, "size %llu is above the %llu-byte cap%s%s", (unsigned long long)r->usize, (unsigned long long)rl->cap,
 		    rl->cap_since ? " added in " : "", rl->cap_since ? kver_str(rl->cap_since, since) : "");
 		writeback_on_e2big(r);
-		return errno_from_name(ck->errno_name);
+		return ck->err;
 	case CS_BELOW_VER0:
 		if (r->usize >= ver0)
 			return 0;
 		say(r->why, "size %llu is below the first version, %u bytes", (unsigned long long)r->usize, ver0);
 		writeback_on_e2big(r);
-		return errno_from_name(ck->errno_name);
+		return ck->err;
 	case CS_COPY_IN:
 		return step_copy_in(r);
 	case CS_COPY_OUT:
@@ -273,7 +273,7 @@ static int run_checks(struct run *r)
 		if (expr_eval(ck->code, ck->ncode, &env)) {
 			explain_check(r->sc, ck, &env, r->why);
 			r->o->check = ck;
-			return errno_from_name(ck->errno_name);
+			return ck->err;
 		}
 	}
 	return 0;
