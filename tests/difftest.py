@@ -9,14 +9,11 @@ which errno. One xsc script per interface and target, so a few processes run all
 
 Interfaces whose plainest call the sandbox refuses (fork, vfork, clone) are not live-callable
 and are left out. A case ends in one of:
-  agree / disagree  both answered and the outcomes are / are not the same
-  environment       live failed with an errno that depends on state outside the arguments
-                    (ENOENT, EBADF, EPERM, ... see ENV), or the child died of a signal (an
-                    exit_signal sent to it), where the simulator said success:
-                    the simulator cannot know it today (issue 24, "state outside the
-                    arguments"); counted apart, not compared
-  uncertain / missed  the simulator marked its answer "certain": false (issue 24, not yet
-                    built): its "possible" list holds / lacks the live answer; not compared
+  agree / disagree  the simulator's answer is certain ("certain": true) and the live outcome
+                    (success, or which errno) is / is not the same
+  held / missed     the simulator's answer is uncertain ("certain": false: it depends on the
+                    world outside the arguments, issue 24): its "possible" list holds / lacks
+                    the live answer
   refused           the sandbox would not make the live call (not compared)
   invalid           a line of the case was refused by xsc itself (a generator bug)
 Every case starts from the interface's plainest call that succeeds live (BASE, as in
@@ -26,13 +23,14 @@ still give the same two answers) and printed as an xsc script; identical reprodu
 merged with a count.
 
 The last line is
-  difftest: N cases, A agree (P%), per interface: NAME A/N (P%), ...
-where N counts the compared cases (agree + disagree).
+  difftest: N certain answers, A agree (P%), per interface: NAME A/N (P%, H/U held), ...
+where N counts the certain answers (agree + disagree) and U the uncertain ones.
 
 Options: --xsc PATH --data DIR --cases N --seed S [--kernel X.Y] [--check-size-only]
-[--min-compared K] [--no-minimise] [--keep DIR] [--quiet]. With --check-size-only the exit
-status is 1 unless every compared size-only case agrees; with --min-compared, 1 unless at
-least K cases were compared.
+[--min-compared K] [--no-misses] [--no-minimise] [--keep DIR] [--quiet]. With
+--check-size-only the exit status is 1 unless every compared size-only case agrees; with
+--min-compared, 1 unless at least K cases were compared; with --no-misses, 1 when an
+uncertain answer's possible list lacks the live answer.
 """
 import argparse
 import json
@@ -46,12 +44,6 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-# Errnos that answer for the world the call runs in, not for its arguments: a missing path
-# or attribute, a descriptor, privilege, the filesystem's or the hardware's support, an
-# object that exists or is busy, the dentry cache.
-ENV = {"ENOENT", "EBADF", "EPERM", "EACCES", "ENODATA", "EOPNOTSUPP", "ENOTSUP", "ENODEV",
-       "ESRCH", "ENOTDIR", "EISDIR", "EEXIST", "EBUSY", "EXDEV", "ELOOP", "EAGAIN", "ENXIO",
-       "ENOSPC", "EROFS", "EMFILE", "ENOMEM", "ENOTEMPTY"}
 PATHS = ["file", "dir", "a", "mnt", "nosuch"]
 # Every case starts from the interface's plainest call that succeeds live, as the batteries
 # in tests/live/ make it (fields, then arguments); everything else is zero or the default.
@@ -407,6 +399,8 @@ def run_cases(cases, xsc, data, kver, work, tag):
             setattr(c, target + "_line", d.get("line", ""))
             if target == "sim" and d.get("certain") is False:
                 c.possible = d.get("possible") or []
+            elif target == "sim":
+                c.possible = None
     for c in cases:
         if getattr(c, "invalid", None):
             c.state = "invalid"
@@ -417,11 +411,9 @@ def run_cases(cases, xsc, data, kver, work, tag):
             c.invalid = "sim: " + c.sim_why
         elif getattr(c, "possible", None) is not None:
             # an answer the simulator gives as uncertain: right when it names the live one
-            c.state = "uncertain" if c.live in c.possible else "missed"
+            c.state = "held" if c.live in c.possible else "missed"
         elif c.live == c.sim:
             c.state = "agree"
-        elif c.sim == "ok" and (c.live in ENV or c.live in ("signaled", "timeout")):
-            c.state = "environment"
         else:
             c.state = "disagree"
 
@@ -449,7 +441,7 @@ def minimise(cases, xsc, data, kver, work, rounds=40):
         for c in todo:
             for v in variants[id(c)]:
                 w = seen[(v.iface.name, tuple(v.lines()))]
-                if w.state == "disagree" and w.live == c.live and w.sim == c.sim:
+                if w.state == c.state and w.live == c.live and w.sim == c.sim:
                     c.sets, c.size, c.pokes, c.args = v.sets, v.size, v.pokes, v.args
                     c.live_line, c.sim_line = w.live_line, w.sim_line
                     nxt.append(c)
@@ -470,6 +462,7 @@ def main():
     ap.add_argument("--kernel")
     ap.add_argument("--check-size-only", action="store_true")
     ap.add_argument("--min-compared", type=int, default=0)
+    ap.add_argument("--no-misses", action="store_true")
     ap.add_argument("--no-minimise", action="store_true")
     ap.add_argument("--keep")
     ap.add_argument("--quiet", action="store_true", help="no reproducers")
@@ -525,19 +518,27 @@ def difftest(o, xsc, data, kver, work):
           % (platform.release(), kver, o.seed, len(cases), len(ifaces)))
     if skipped:
         print("difftest: not live-callable in the sandbox, not generated: %s" % ", ".join(skipped))
-    print("difftest: %d compared (certain answers: %s of the cases), %d environment-dependent (live %s where the simulator says success), "
-          "%d refused by the sandbox, %d invalid" % (len(compared), pct(len(compared), len(cases)), count("environment"),
-                                                     "/".join(sorted({c.live for c in cases if c.state == "environment"})) or "-",
-                                                     count("refused"), count("invalid")))
+    held, missed = count("held"), count("missed")
+    print("difftest: %d certain answers (%s of the cases), %d uncertain (%d held: the live answer among the possible ones, "
+          "%d missed), %d refused by the sandbox, %d invalid"
+          % (len(compared), pct(len(compared), len(cases)), held + missed, held, missed, count("refused"), count("invalid")))
     for c in cases:
         if c.state == "invalid":
             print("difftest: invalid case (%s): %s" % (c.invalid, "; ".join(c.lines())), file=sys.stderr)
-    if count("uncertain") or count("missed"):
-        print("difftest: %d uncertain simulated answers, %d of them without the live answer among the possible ones"
-              % (count("uncertain") + count("missed"), count("missed")))
-        for c in cases:
-            if c.state == "missed":
-                print("  %s: live %s, sim possible %s: %s" % (c.iface.name, c.live, "/".join(c.possible), "; ".join(c.lines())))
+    mis = [c for c in cases if c.state == "missed"]
+    if mis and not o.no_minimise:
+        minimise(mis, xsc, data, kver, work)
+    if mis and not o.quiet:
+        groups = {}
+        for c in mis:
+            key = (c.iface.name, c.live, "/".join(c.possible), tuple(c.lines()))
+            groups.setdefault(key, []).append(c)
+        print("difftest: %d misses, %d distinct minimised reproducers (live answer, simulated possible answers, count):"
+              % (len(mis), len(groups)))
+        for (name, live, poss, lines), cs in sorted(groups.items(), key=lambda kv: (kv[0][0], -len(kv[1]), kv[0][3])):
+            print("  %s: live %s, sim possible %s (x%d)" % (name, live, poss, len(cs)))
+            for l in lines:
+                print("    " + l)
     if dis and not o.no_minimise:
         minimise(dis, xsc, data, kver, work)
     if dis and not o.quiet:
@@ -562,17 +563,21 @@ def difftest(o, xsc, data, kver, work):
     for it in ifaces:
         cs = [c for c in compared if c.iface is it]
         a = sum(1 for c in cs if c.state == "agree")
-        env = sum(1 for c in cases if c.iface is it and c.state == "environment")
+        unc = [c for c in cases if c.iface is it and c.state in ("held", "missed")]
+        h = sum(1 for c in unc if c.state == "held")
         ref = sum(1 for c in cases if c.iface is it and c.state == "refused")
-        extra = "".join([", %d env" % env if env else "", ", %d refused" % ref if ref else ""])
+        extra = "".join([", %d/%d held" % (h, len(unc)) if unc else "", ", %d refused" % ref if ref else ""])
         per.append("%s %d/%d (%s%s)" % (it.name, a, len(cs), pct(a, len(cs)), extra))
-    print("difftest: %d cases, %d agree (%s), per interface: %s" % (len(compared), agree, pct(agree, len(compared)), ", ".join(per)))
+    print("difftest: %d certain answers, %d agree (%s), per interface: %s" % (len(compared), agree, pct(agree, len(compared)), ", ".join(per)))
     rc = 0
     if o.check_size_only and size_agree != len(size_only):
         print("difftest: FAIL: %d size-only cases disagree" % (len(size_only) - size_agree))
         rc = 1
     if len(compared) < o.min_compared:
         print("difftest: FAIL: %d cases compared, fewer than %d" % (len(compared), o.min_compared))
+        rc = 1
+    if o.no_misses and missed:
+        print("difftest: FAIL: %d uncertain answers lack the live one" % missed)
         rc = 1
     if count("invalid"):
         print("difftest: FAIL: %d invalid cases (the generator wrote lines xsc refuses)" % count("invalid"))

@@ -49,6 +49,26 @@ static void print_unsafe(struct out *o, const struct call_plan *plan)
 		out_text(o, "  note: --unsafe allowed: %.*s\n", (int)strcspn(p, "\n"), p);
 }
 
+/* A simulated answer's "certain", and when it is not, every outcome it considered possible
+ * ("ok" for success) and the kinds of world state they depend on. */
+static void print_certainty(struct out *o_, const struct outcome *o)
+{
+	out_bool(o_, "certain", !o->uncertain);
+	if (o->plausible_pid)
+		out_bool(o_, "plausible", true);
+	if (!o->uncertain)
+		return;
+	out_arr(o_, "possible");
+	for (size_t i = 0; i < o->npossible; i++)
+		out_str(o_, NULL, o->possible[i] ? errno_name(o->possible[i]) : "ok");
+	out_end(o_);
+	out_arr(o_, "depends_on");
+	for (int k = 0; k < ENV_NKINDS; k++)
+		if (o->depends_on & 1u << k)
+			out_str(o_, NULL, env_kind_name((enum env_kind)k));
+	out_end(o_);
+}
+
 static void print_outcome(struct session *s, const struct syscall *sc, const struct call_plan *plan,
 			  const struct outcome *o, const struct explanation *ex, const char *target)
 {
@@ -131,6 +151,8 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	}
 	out_end(o_);
 	out_u64(o_, "elapsed_us", o->elapsed_us);
+	if (o->simulated)
+		print_certainty(o_, o);
 	if (plan->unsafe) {
 		out_bool(o_, "unsafe", true);
 		out_arr(o_, "lifted");

@@ -21,6 +21,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "kernel/landlock.h"
+#include "model/world.h"
 #include "base/banned.h"
 
 static int make_file(const char *dir, const char *name)
@@ -124,11 +125,13 @@ int sandbox_create(struct sandbox *sb, unsigned needs)
 		return err("cannot create a sandbox directory: %s", strerror(e));
 	}
 	/* only what the call's arguments name: most calls need an empty directory */
-	if (((needs & SB_FILE) && make_file(sb->dir, "file") < 0) || ((needs & SB_A) && make_file(sb->dir, "a") < 0) ||
-	    ((needs & SB_DIR) && make_dir(sb->dir, "dir") < 0) || ((needs & SB_MNT) && make_dir(sb->dir, "mnt") < 0)) {
-		int e = errno;
-		sandbox_destroy(sb);
-		return err("cannot populate the sandbox: %s", strerror(e));
+	for (int i = 0; i < WORLD_NENTRIES; i++) {
+		const struct world_entry *w = &world_entries[i];
+		if ((needs & 1u << i) && (w->type == WE_DIR ? make_dir(sb->dir, w->name) : make_file(sb->dir, w->name)) < 0) {
+			int e = errno;
+			sandbox_destroy(sb);
+			return err("cannot populate the sandbox: %s", strerror(e));
+		}
 	}
 	sb->new_session = has_ctty();
 	/* opened here, before fork: the child may not look paths up before it is confined */
@@ -145,14 +148,8 @@ unsigned sandbox_needs(const char *path)
 {
 	if (!path)
 		return 0;
-	size_t n = strcspn(path, "/");
-	static const struct { const char *name; unsigned bit; } known[] = {
-		{ "file", SB_FILE }, { "a", SB_A }, { "dir", SB_DIR }, { "mnt", SB_MNT },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (strlen(known[i].name) == n && !strncmp(path, known[i].name, n))
-			return known[i].bit;
-	return 0;
+	int e = world_entry_find(path, strcspn(path, "/"));
+	return e < 0 ? 0 : 1u << e;
 }
 
 void sandbox_destroy(struct sandbox *sb)
@@ -304,7 +301,7 @@ int sandbox_confine(struct sandbox *sb, int *keep, const char **step)
 		return errno;
 	if (dup2(r, 0) < 0 || dup2(r, 1) < 0 || dup2(r, 2) < 0)
 		return errno;
-	int next = 3;
+	int next = WORLD_REPORT_FD;
 	if (keep) {
 		if (dup2(k, next) < 0)
 			return errno;

@@ -4,6 +4,7 @@
 #ifndef XSC_SANDBOX_H
 #define XSC_SANDBOX_H
 #include <stdbool.h>
+#include "model/world.h"
 
 struct sandbox {
 	char *dir;   /* absolute path; heap */
@@ -11,7 +12,8 @@ struct sandbox {
 	bool new_session; /* xsc has a controlling terminal: the child calls setsid() */
 };
 
-enum sandbox_needs { SB_FILE = 1 << 0, SB_A = 1 << 1, SB_DIR = 1 << 2, SB_MNT = 1 << 3 };
+/* Bits of world_entries (model/world.h: the table the simulator's model reads too). */
+enum sandbox_needs { SB_FILE = 1 << WORLD_FILE, SB_A = 1 << WORLD_A, SB_DIR = 1 << WORLD_DIR, SB_MNT = 1 << WORLD_MNT };
 /* Creates the directory with the entries needs asks for. Returns 0 or -1 (reported). */
 int sandbox_create(struct sandbox *sb, unsigned needs);
 /* The entry a relative path starts with, as a sandbox_needs bit (0: none). */

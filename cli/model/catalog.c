@@ -505,8 +505,15 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_STR(r, ck->text), MV_STR(r, ck->errno_name), MV_STR(r, ck->source), MV_STR(r, ck->why);
 		MV_STRS(r, ck->errnos, ck->nerrnos);
 		r->bad |= ck->env >> ENV_NKINDS != 0;
+		check_bool(r, &ck->lookup_parent);
 		MV_ARR(r, ck->code, ck->ncode); /* its indices are held to expr_valid by catalog_check */
 		ENUM_OK(r, ck->step, CS_LAST), check_bool(r, &ck->placed);
+	}
+	MV_ARR(r, sc->results, sc->nresults);
+	for (size_t k = 0; sc->results && k < sc->nresults && !r->bad; k++) {
+		struct result_rule *rr = &sc->results[k];
+		MV_STR(r, rr->text), MV_STR(r, rr->source);
+		MV_ARR(r, rr->code, rr->ncode); /* its indices are held to expr_valid by catalog_check */
 	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);

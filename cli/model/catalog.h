@@ -130,6 +130,17 @@ struct check {
 	const char **errnos;   /* every errno it may give (a list only with env), errnos[0] == errno_name */
 	size_t nerrnos;
 	unsigned env;          /* bits 1 << enum env_kind; 0: decided by the arguments alone */
+	bool lookup_parent;    /* "lookup": "parent": a path check about the directory the last
+				* name goes into (a call that creates it), not the name itself */
+	struct expr_insn *code;
+	size_t ncode;
+};
+/* What a successful call returns, at a kernel the value was measured on: when `text` holds,
+ * the value of the newest rule whose since is at or before the kernel (landlock's ABI). */
+struct result_rule {
+	const char *text, *source;
+	uint32_t since;
+	uint64_t value;
 	struct expr_insn *code;
 	size_t ncode;
 };
@@ -187,6 +198,8 @@ struct syscall {
 	struct check *checks;  /* in the kernel's order, the size convention's steps among them */
 	size_t nchecks;
 	size_t nconds;         /* how many of them are conditions (the call's own checks) */
+	struct result_rule *results; /* "results": values a successful call returns, by kernel */
+	size_t nresults;
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;

@@ -712,7 +712,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", NULL };
+	"features", "probe", "checks", "check_fields", "returns", "results", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
@@ -868,7 +868,7 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 }
 
 static const char *const step_keys[] = { "step", "source", NULL };
-static const char *const check_keys[] = { "if", "errno", "env", "since", "until", "source", "why", NULL };
+static const char *const check_keys[] = { "if", "errno", "env", "lookup", "since", "until", "source", "why", NULL };
 
 /* {"step": NAME}: a size step placed where the kernel takes it. */
 static void load_step(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, const unsigned char *seen)
@@ -918,6 +918,16 @@ static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct 
 	load_condition(L, co, sc, ck);
 	load_check_env(L, co, ck);
 	load_check_errnos(L, co, ck);
+	const char *lookup = get_str(L, co, "lookup", false, "a check");
+	if (lookup && !L->failed) {
+		push_key(L, "lookup");
+		if (strcmp(lookup, "parent"))
+			lerr(L, "'lookup' is \"%s\"; the only one is \"parent\" (the directory a created name goes into)", lookup);
+		else if (!(ck->env & 1u << ENV_PATH))
+			lerr(L, "'lookup' belongs to a check whose env holds \"path\"");
+		ck->lookup_parent = true;
+		pop(L);
+	}
 	ck->since = get_kver(L, co, "since", true, "a check");
 	ck->until = get_kver(L, co, "until", false, "a check");
 	ck->source = get_str(L, co, "source", true, "a check");
@@ -976,6 +986,40 @@ static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 	for (size_t i = 0; i < n; i++)
 		sc->nconds += list[i].step == CS_COND;
 	free(json_idx);
+}
+
+/* "results": [{"if", "value", "since", "source"}]: what a successful call returns where the
+ * value depends on the kernel (landlock's ABI version), measured or read from the source. */
+static void load_results(struct loader *L, json_t *o, struct syscall *sc)
+{
+	static const char *const keys[] = { "if", "value", "since", "source", NULL };
+	json_t *rs = get_array(L, o, "results", false, "a syscall");
+	if (!rs || L->failed)
+		return;
+	struct expr_scope scope = { L->cat, sc, sc->st };
+	sc->results = arena_alloc(L->a, sizeof(*sc->results) * (json_array_size(rs) + 1));
+	push_key(L, "results");
+	for (size_t i = 0; i < json_array_size(rs) && !L->failed; i++) {
+		json_t *ro = json_array_get(rs, i);
+		struct result_rule *r = &sc->results[i];
+		push_idx(L, i);
+		if (check_object(L, ro, "a result", keys)) {
+			if ((r->text = get_str(L, ro, "if", true, "a result")) && !L->failed)
+				compile_condition(L, &scope, "if", r->text, &r->code, &r->ncode);
+			json_t *v = member(L, ro, "value", true, "a result");
+			if (v && !L->failed && !(json_is_integer(v) && json_integer_value(v) >= 0)) {
+				push_key(L, "value");
+				lerr(L, "'value' must be a number of 0 or more");
+				pop(L);
+			}
+			r->value = v && json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+			r->since = get_kver(L, ro, "since", true, "a result");
+			r->source = get_str(L, ro, "source", true, "a result");
+		}
+		pop(L);
+		sc->nresults = i + 1;
+	}
+	pop(L);
 }
 
 static void load_nr(struct loader *L, json_t *o, struct syscall *sc)
@@ -1222,6 +1266,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_size(L, o, sc);
 	load_rules(L, o, sc);
 	load_checks(L, o, sc);
+	load_results(L, o, sc);
 
 	json_t *errs = get_array(L, o, "errors", true, "a syscall");
 	if (errs && !L->failed) {
@@ -1673,6 +1718,7 @@ static int check_size(const struct syscall *sc, struct sbuf *why)
 static bool check_errnos_ok(const struct check *ck)
 {
 	if (!ck->errnos || !ck->nerrnos || (ck->nerrnos > 1 && !ck->env) || !ck->errno_name ||
+	    (ck->lookup_parent && !(ck->env & 1u << ENV_PATH)) ||
 	    strcmp(ck->errnos[0], ck->errno_name) || ck->env >> ENV_NKINDS)
 		return false;
 	for (size_t i = 0; i < ck->nerrnos; i++)
@@ -1728,6 +1774,10 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 		      "%s: an error", sc->name);
 	for (size_t i = 0; i < sc->nlineage; i++)
 		CHECK(sc->lineage[i].name && sc->lineage[i].why, "%s: a lineage entry", sc->name);
+	for (size_t i = 0; i < sc->nresults; i++)
+		CHECK(sc->results[i].text && sc->results[i].source &&
+			      expr_valid(sc->results[i].code, sc->results[i].ncode, c, sc),
+		      "%s: result %zu", sc->name, i + 1);
 	if (check_size(sc, why) < 0 || check_checks(c, sc, why) < 0)
 		return -1;
 	return check_features(sc, why);

@@ -22,6 +22,16 @@ static void put_ptr(struct sbuf *sb, uint64_t v)
 		sbuf_adds(sb, "NULL");
 }
 
+/* A pointer argument: in a simulated line, a buffer of xsc's is named, not its address (the
+ * host's, different every run); an address the user gave is shown as given. */
+static void put_arg_ptr(struct sbuf *sb, const struct outcome *o, size_t i, uint64_t v)
+{
+	if (o->simulated && v && !(o->raw_addresses & (1u << i)))
+		sbuf_adds(sb, "(xsc's buffer)");
+	else
+		put_ptr(sb, v);
+}
+
 static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
 {
 	const struct flagset *k = catalog_find_flagset(cat, "constants");
@@ -209,6 +219,37 @@ static void put_writeback(struct sbuf *sb, const struct catalog *cat, const stru
 	sbuf_addch(sb, '}');
 }
 
+/* What a simulated answer does not know: " (simulated; ENOENT/ENOTDIR possible, depending on
+ * the path)", or that its pid is made up. */
+static void decode_uncertainty(struct sbuf *sb, const struct outcome *o)
+{
+	static const char *const what[ENV_NKINDS] = {
+		[ENV_PATH] = "the path", [ENV_FD] = "the descriptor", [ENV_POINTER] = "the memory pointed at",
+		[ENV_PRIVILEGE] = "privilege", [ENV_HARDWARE] = "the hardware", [ENV_LSM] = "the LSMs",
+		[ENV_FILESYSTEM] = "the filesystem", [ENV_OBJECT] = "what exists", [ENV_PID] = "the process",
+		[ENV_MEMORY] = "memory",
+	};
+	if (!o->simulated || (!o->uncertain && !o->plausible_pid))
+		return;
+	sbuf_adds(sb, " (simulated");
+	if (o->plausible_pid)
+		sbuf_adds(sb, "; a made-up pid: the kernel picks it");
+	if (o->uncertain) {
+		int answer = o->ret == -1 ? o->err : 0, n = 0;
+		sbuf_adds(sb, "; ");
+		for (size_t i = 0; i < o->npossible; i++)
+			if (o->possible[i] != answer) {
+				const char *en = errno_name(o->possible[i]);
+				sbuf_addf(sb, "%s%s", n++ ? "/" : "", o->possible[i] ? en ? en : "E???" : "success");
+			}
+		sbuf_addf(sb, " %s, depending on ", n > 1 ? "are possible" : "is possible");
+		for (int k = 0, m = 0; k < ENV_NKINDS; k++)
+			if (o->depends_on & 1u << k)
+				sbuf_addf(sb, "%s%s", m++ ? " and " : "", what[k]);
+	}
+	sbuf_adds(sb, ")");
+}
+
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		 const struct outcome *o, int buf_arg)
 {
@@ -261,18 +302,18 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		case AR_PTR:
 		case AR_STRUCT:
 			if (o->extra && (int)i == o->extra_arg)
-				put_ptr(sb, v);
+				put_arg_ptr(sb, o, i, v);
 			else if (v && a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
 				put_string(sb, (const char *)(uintptr_t)v);
 			else
-				put_ptr(sb, v);
+				put_arg_ptr(sb, o, i, v);
 			break;
 		case AR_SIZE:
 		case AR_PID:
 		case AR_INT:
 		default:
 			if (strstr(a->type, "*"))
-				put_ptr(sb, v);
+				put_arg_ptr(sb, o, i, v);
 			else if (strstr(a->type, "unsigned") || strstr(a->type, "size_t") || strstr(a->type, "u32") ||
 				 strstr(a->type, "u64"))
 				sbuf_addf(sb, "%llu", (unsigned long long)(strstr(a->type, "long") || strstr(a->type, "size_t") ||
@@ -290,6 +331,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		} else {
 			sbuf_addf(sb, " = %ld", o->ret);
 		}
+		decode_uncertainty(sb, o);
 	} else {
 		sbuf_adds(sb, " = ?");
 	}

@@ -20,3 +20,12 @@ void outcome_release(struct outcome *o)
 	sbuf_release(&o->setup_error);
 	outcome_init(o);
 }
+
+void outcome_add_possible(struct outcome *o, int e)
+{
+	for (size_t i = 0; i < o->npossible; i++)
+		if (o->possible[i] == e)
+			return;
+	if (o->npossible < OUTCOME_MAX_POSSIBLE)
+		o->possible[o->npossible++] = e;
+}

@@ -8,6 +8,8 @@
 
 struct check; /* model/catalog.h */
 
+#define OUTCOME_MAX_POSSIBLE 24
+
 enum outcome_stage {
 	OS_NOT_RUN,     /* refused before anything ran */
 	OS_SETUP,       /* the sandbox could not be set up; err says why */
@@ -40,8 +42,19 @@ struct outcome {
 	struct sbuf setup_error; /* OS_SETUP: what failed */
 	const struct check *check; /* simulated: the catalogue check that gave the answer, or NULL
 				    * (a size step, a generic test, or success); live: NULL */
+	/* simulated: checks that depend on the world the simulator could not decide make the
+	 * answer uncertain: possible[] holds every outcome it considered (0: success, else an
+	 * errno) in the order met, the answer among them, and depends_on the env kinds (bits of
+	 * enum env_kind) they depend on. A certain answer has npossible 0. */
+	bool simulated, uncertain;
+	int possible[OUTCOME_MAX_POSSIBLE];
+	size_t npossible;
+	unsigned depends_on;
+	bool plausible_pid;        /* simulated: ret is a pid the simulator made up (clone3) */
 };
 
 void outcome_init(struct outcome *o);
 void outcome_release(struct outcome *o);
+/* Adds e (0: success) to o's possible outcomes, once. */
+void outcome_add_possible(struct outcome *o, int e);
 #endif

@@ -3,8 +3,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/expr.h"
 #include "model/kver.h"
+#include "model/world.h"
 #include "model/xlat.h"
 #include "base/banned.h"
 
@@ -97,6 +99,170 @@ static void explain_check(const struct syscall *sc, const struct check *ck, cons
 		check_word(sc, a->name, a->flagset, env->args[x->idx], env->kv, why);
 	}
 	say(why, "%s (%s: %s)", ck->why, ck->source, ck->text);
+}
+
+/* ---- the world: checks that depend on state outside the arguments ---- */
+
+/* What the world's model says of one errno of a check, for one kind of state: it fires, it
+ * does not, or the model cannot tell (also: an errno that is not about this kind). */
+enum fact { F_UNKNOWN, F_NOT, F_FIRES };
+
+/* The argument of role r (the first one), or -1. */
+static int arg_of_role(const struct syscall *sc, enum arg_role r)
+{
+	for (size_t i = 0; i < sc->nargs && i < 6; i++)
+		if (sc->args[i].role == r)
+			return (int)i;
+	return -1;
+}
+
+/* path: the call's first path argument, looked up in the sandbox (model/world.h). ENOENT is a
+ * missing name, ENOTDIR a non-directory on the way; a check of that one errno is about the
+ * last name itself: ENOTDIR a last name that is not a directory (O_DIRECTORY), EISDIR one that
+ * is, EEXIST one that exists (in a longer list they may mean something else: undecided). The
+ * world has no symbolic links, no mount below the sandbox but a namespace call's mnt/, and
+ * nothing the caller may not search (ELOOP, EXDEV, EACCES do not fire). */
+static enum fact path_fact(const struct call_request *req, const struct check *ck, int e)
+{
+	const struct syscall *sc = req->sc;
+	int p = arg_of_role(sc, AR_PATH), fd = arg_of_role(sc, AR_FD);
+	const char *path = p >= 0 ? req->strings[p] : NULL;
+	if (!path || (fd >= 0 && fd < p && (int)req->args[fd] != -100 /* AT_FDCWD */ && *path != '/'))
+		return F_UNKNOWN; /* relative to a descriptor the caller chose */
+	enum world_lookup l = ck->lookup_parent ? world_lookup_parent(path) : world_lookup(path);
+	if (l == WL_UNKNOWN)
+		return F_UNKNOWN;
+	bool last = ck->nerrnos == 1; /* a check of one errno is about the last name itself */
+	bool mounted = sc->safety == SAFE_NAMESPACE && world_entry_find(path, strcspn(path, "/")) == WORLD_MNT;
+	switch (e) {
+	case ENOENT: return l == WL_MISSING ? F_FIRES : F_NOT;
+	case ENOTDIR: return l == WL_NOTDIR || (l == WL_FILE && last) ? F_FIRES : F_NOT;
+	case EISDIR: return !last ? F_UNKNOWN : l == WL_DIR ? F_FIRES : F_NOT;
+	case EEXIST: return !last ? F_UNKNOWN : l == WL_FILE || l == WL_DIR ? F_FIRES : F_NOT;
+	case EXDEV: return mounted ? F_UNKNOWN : F_NOT;
+	case ELOOP: case EACCES: return F_NOT;
+	default: return F_UNKNOWN;
+	}
+}
+
+/* fd: the first descriptor the check's condition reads (a field shown as a descriptor or a
+ * descriptor argument), else the call's first descriptor argument. Open in the world:
+ * AT_FDCWD, 0-3 (pipes) and the descriptor a live call prepares where the catalogue gives the
+ * argument no default (a pidfd, a userfaultfd, ...: of the kind the call wants). */
+static enum fact fd_fact(const struct call_request *req, const struct check *ck, const struct expr_env *env, int e)
+{
+	const struct syscall *sc = req->sc;
+	int a = -1;
+	int64_t fd = 0;
+	bool found = false;
+	for (size_t i = 0; i < ck->ncode && !found; i++) {
+		const struct expr_insn *x = &ck->code[i];
+		if ((x->op == XO_FIELD && sc->st && sc->st->fields[x->idx].format == FF_FD) ||
+		    (x->op == XO_ARG && sc->args[x->idx].role == AR_FD)) {
+			found = true;
+			fd = (int32_t)expr_eval(x, 1, env);
+			a = x->op == XO_ARG ? (int)x->idx : -1;
+		}
+	}
+	if (!found && (a = arg_of_role(sc, AR_FD)) >= 0) {
+		found = true;
+		fd = (int32_t)req->args[a];
+	}
+	if (!found)
+		return F_UNKNOWN;
+	if (a >= 0 && !sc->args[a].def && !(req->overridden & 1u << a))
+		return F_NOT; /* the prepared descriptor, of the right kind */
+	bool open = fd == -100 || (fd >= 0 && fd < WORLD_FIRST_FREE_FD);
+	if (e == EBADF)
+		return open ? F_NOT : F_FIRES;
+	return F_UNKNOWN;
+}
+
+/* pointer: the pointers the check's condition reads. NULL and an address the caller typed
+ * are not mapped in the world (EFAULT); one xsc supplied is. */
+static enum fact pointer_fact(const struct call_request *req, const struct check *ck, int e)
+{
+	const struct syscall *sc = req->sc;
+	if (e != EFAULT)
+		return F_UNKNOWN;
+	bool any = false;
+	for (size_t i = 0; i < ck->ncode; i++) {
+		const struct expr_insn *x = &ck->code[i];
+		bool supplied = false;
+		if (x->op == XO_FIELD && sc->st && sc->st->fields[x->idx].format == FF_PTR) {
+			for (size_t k = 0; k < req->nsupplied; k++)
+				supplied |= req->supplied[k] == sc->st->fields[x->idx].offset;
+		} else if (x->op == XO_ARG && (sc->args[x->idx].role == AR_PTR || (int)x->idx == req->buf_arg)) {
+			supplied = (int)x->idx == req->buf_arg || (int)x->idx == req->extra_arg;
+		} else {
+			continue;
+		}
+		if (!supplied)
+			return F_FIRES;
+		any = true;
+	}
+	if (any)
+		return F_NOT;
+	/* a condition that names no pointer: the call's pointer arguments, all xsc's buffers? */
+	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
+		if (!strchr(sc->args[i].type, '*') || sc->args[i].role == AR_PATH)
+			continue;
+		any = true;
+		if (!req->args[i] || ((int)i != req->buf_arg && (int)i != req->extra_arg && !req->strings[i]))
+			return F_UNKNOWN; /* NULL or an address the caller typed: which one the check means is not said */
+	}
+	return any ? F_NOT : F_UNKNOWN;
+}
+
+/* privilege: a live call runs as the user who runs xsc; a namespace call as the root of its
+ * own user and mount namespaces. Root lacks nothing; anyone else may lack a capability. */
+static enum fact privilege_fact(const struct call_request *req, int e)
+{
+	if (e != EPERM && e != EACCES)
+		return F_UNKNOWN;
+	return req->sc->safety == SAFE_NAMESPACE || geteuid() == 0 ? F_NOT : F_UNKNOWN;
+}
+
+static enum fact world_fact(const struct call_request *req, const struct check *ck, const struct expr_env *env,
+			    enum env_kind k, int e)
+{
+	int pid = arg_of_role(req->sc, AR_PID);
+	switch (k) {
+	case ENV_PATH: return path_fact(req, ck, e);
+	case ENV_FD: return fd_fact(req, ck, env, e);
+	case ENV_POINTER: return pointer_fact(req, ck, e);
+	case ENV_PRIVILEGE: return privilege_fact(req, e);
+	case ENV_MEMORY: return e == ENOMEM ? F_NOT : F_UNKNOWN; /* the world has memory enough */
+	case ENV_PID: /* pid 0: the caller itself */
+		return (e == ESRCH || e == EPERM) && pid >= 0 && !req->args[pid] ? F_NOT : F_UNKNOWN;
+	default: return F_UNKNOWN; /* hardware, LSMs, filesystems, objects: the host's */
+	}
+}
+
+enum decision { D_PASS, D_FAIL, D_UNKNOWN };
+
+/* Decides a check that depends on the world, errno by errno in its order: the first that
+ * some kind of state makes fire is the answer; one that no kind can tell about leaves the
+ * check undecided. */
+static enum decision decide_world(const struct call_request *req, const struct check *ck, const struct expr_env *env,
+				  int *err)
+{
+	bool unknown = false;
+	for (size_t i = 0; i < ck->nerrnos; i++) {
+		int e = errno_from_name(ck->errnos[i]);
+		enum fact f = F_UNKNOWN;
+		for (int k = 0; k < ENV_NKINDS && f != F_FIRES; k++) {
+			enum fact one = ck->env & 1u << k ? world_fact(req, ck, env, (enum env_kind)k, e) : F_UNKNOWN;
+			if (one > f)
+				f = one;
+		}
+		if (f == F_FIRES) {
+			*err = e;
+			return D_FAIL;
+		}
+		unknown |= f == F_UNKNOWN;
+	}
+	return unknown ? D_UNKNOWN : D_PASS;
 }
 
 /* One call while its checks list runs: the size as the kernel has it so far, and whether
@@ -262,30 +428,65 @@ static int run_checks(struct run *r)
 				return e;
 			continue;
 		}
-		if (ck->env || (r->opt->size_only && r->copied && r->sized))
-			continue; /* a check on the world outside the arguments does not decide here; size_only: the size alone */
+		if (r->opt->size_only && (ck->env || (r->copied && r->sized)))
+			continue; /* size_only: the size alone */
 		size_t seen = r->copied ? r->len : 0;
 		if (r->sized && seen > r->usize)
 			seen = (size_t)r->usize;
 		if (r->sized && seen > r->ksize)
 			seen = r->ksize;
 		struct expr_env env = { r->cat, r->sc, r->st, r->o->before, seen, r->req->args, r->usize, r->opt->kv };
-		if (expr_eval(ck->code, ck->ncode, &env)) {
+		if (!expr_eval(ck->code, ck->ncode, &env))
+			continue;
+		int e = ck->err;
+		enum decision d = ck->env ? decide_world(r->req, ck, &env, &e) : D_FAIL;
+		if (d == D_UNKNOWN) {
+			/* the world's model cannot tell: every errno of the check is possible, go on */
+			r->o->uncertain = true;
+			r->o->depends_on |= ck->env;
+			for (size_t k = 0; k < ck->nerrnos; k++)
+				outcome_add_possible(r->o, errno_from_name(ck->errnos[k]));
+		}
+		if (d == D_FAIL) {
 			explain_check(r->sc, ck, &env, r->why);
 			r->o->check = ck;
-			return ck->err;
+			return e;
 		}
 	}
 	return 0;
 }
 
-int sim_call(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
-	     struct outcome *o, struct sbuf *why)
+/* What a successful call returns in the world: a measured value where the catalogue has
+ * one for this kernel (landlock's ABI version), the lowest free descriptor for a call that
+ * returns one, a made-up pid for one that makes a process (marked so), else 0. */
+static long plausible_result(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+			     struct outcome *o)
+{
+	const struct syscall *sc = req->sc;
+	struct expr_env env = { cat, sc, sc->st, o->before, req->buf_arg >= 0 ? o->len : 0, req->args, req->size, opt->kv };
+	const struct result_rule *best = NULL;
+	for (size_t i = 0; i < sc->nresults; i++) {
+		const struct result_rule *r = &sc->results[i];
+		if (r->since <= opt->kv && (!best || r->since > best->since) && expr_eval(r->code, r->ncode, &env))
+			best = r;
+	}
+	if (best)
+		return (long)best->value;
+	if (sc->returns == RET_FD)
+		return WORLD_FIRST_FREE_FD;
+	if (sc->returns == RET_PID) {
+		o->plausible_pid = true;
+		return WORLD_PLAUSIBLE_PID;
+	}
+	return 0;
+}
+
+static int sim_walk(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+		    struct outcome *o, struct sbuf *why)
 {
 	const struct syscall *sc = req->sc;
 	const struct cstruct *st = req->buf_arg >= 0 ? sc->st : NULL;
 	char ks[16], since[16];
-	outcome_init(o);
 	o->stage = OS_CALLED;
 	memcpy(o->args, req->args, sizeof(o->args));
 	o->size = req->size;
@@ -371,6 +572,21 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 		if (!check_word(sc, a->name, a->flagset, v, opt->kv, why))
 			return fail(o, EINVAL);
 	}
-	o->ret = 0;
+	o->ret = plausible_result(cat, req, opt, o);
+	return 0;
+}
+
+int sim_call(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+	     struct outcome *o, struct sbuf *why)
+{
+	outcome_init(o);
+	o->simulated = true;
+	sim_walk(cat, req, opt, o, why);
+	/* a descriptor argument without a default is the one a live call prepares: shown by number */
+	for (size_t i = 0; i < req->sc->nargs && i < 6; i++)
+		if (req->sc->args[i].role == AR_FD && !req->sc->args[i].def && !(req->overridden & 1u << i))
+			o->args[i] = WORLD_FIRST_FREE_FD;
+	if (o->uncertain)
+		outcome_add_possible(o, o->ret == -1 ? o->err : 0);
 	return 0;
 }

@@ -1,12 +1,14 @@
 # The differential tester (tests/difftest.py) on a fixed seed: 200 random calls, live and
 # under 'target sim' at the running kernel's version. The size convention is modelled
-# exactly, so every size-only case (only the size and the tail vary) must agree; the run must
-# compare at least 150 cases. The overall agreement is printed, not asserted (issue 24).
+# exactly, so every size-only case (only the size and the tail vary) must agree; every answer
+# the simulator gives as uncertain must list the live one among its possible ones; the run must
+# give at least 130 certain answers (the rest depend on the world the simulator cannot see and
+# are held to their possible lists). The overall agreement is printed, not asserted (issue 24).
 set -u
 [ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
 command -v python3 >/dev/null || { echo "no python3"; exit 77; }
 python3 "$top/tests/difftest.py" --xsc "$XSC" --data "$top/data" --cases 200 --seed 24 \
-	--check-size-only --min-compared 150 --quiet >out.txt 2>&1
+	--check-size-only --no-misses --min-compared 130 --quiet >out.txt 2>&1
 rc=$?
 grep -v '^  ' out.txt
 exit $rc

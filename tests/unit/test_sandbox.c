@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "base/diag.h"
@@ -19,7 +20,8 @@
 #include "kernel/sandbox.h"
 
 enum { R_INHERITED, R_REPORT_FD, R_STDIN_EOF, R_STDOUT, R_NNP, R_READ_OUT, R_WRITE_OUT, R_CREATE_OUT,
-       R_MKDIR_OUT, R_TRUNCATE_OUT, R_RENAME_OUT, R_UNLINK_OUT, R_WRITE_IN, R_RENAME_IN, R_SIGNAL, R_N };
+       R_MKDIR_OUT, R_TRUNCATE_OUT, R_RENAME_OUT, R_UNLINK_OUT, R_WRITE_IN, R_RENAME_IN, R_SIGNAL, R_FIRST_FREE,
+       R_N };
 
 static char victim[256], victim_file[300];
 
@@ -39,6 +41,7 @@ static void NORETURN confined(struct sandbox *sb, int abi, int inherited, int wr
 		_exit(2);
 	r[R_INHERITED] = res(fcntl(inherited, F_GETFD));
 	r[R_REPORT_FD] = (signed char)wr;
+	r[R_FIRST_FREE] = (signed char)open("/", O_PATH | O_CLOEXEC); /* before anything else opens one */
 	r[R_STDIN_EOF] = (signed char)read(0, &c, 1);
 	r[R_STDOUT] = res((int)write(1, "x", 1));
 	r[R_NNP] = (signed char)prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
@@ -77,6 +80,40 @@ static int victim_intact(void)
 	snprintf(p, sizeof(p), "%s/moved", victim);
 	none_new &= stat(p, &st) < 0;
 	return n == 7 && !memcmp(buf, "secret\n", 7) && none_new;
+}
+
+/* A sandbox made with every entry holds exactly model/world.h's entries, each of its type,
+ * and the simulator's lookups agree with the files. */
+static void world_matches_sandbox(void)
+{
+	struct sandbox sb = { NULL, -1, false };
+	struct stat st;
+	if (sandbox_create(&sb, (1u << WORLD_NENTRIES) - 1) < 0) {
+		ok(0, "a sandbox with every entry");
+		return;
+	}
+	size_t n = 0, same = 0;
+	DIR *d = opendir(sb.dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		n++;
+		int w = world_entry_find(e->d_name, strlen(e->d_name));
+		if (w >= 0 && !fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    (world_entries[w].type == WE_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) &&
+		    world_lookup(e->d_name) == (S_ISDIR(st.st_mode) ? WL_DIR : WL_FILE))
+			same++;
+	}
+	if (d)
+		closedir(d);
+	ok(n == WORLD_NENTRIES && same == n, "the sandbox holds model/world.h's %d entries, each of its type (%zu of %zu)",
+	   WORLD_NENTRIES, same, n);
+	ok(sandbox_needs("dir/x") == 1u << WORLD_DIR && sandbox_needs("nosuch") == 0, "a path needs the entry it starts with");
+	ok(world_lookup("nosuch") == WL_MISSING && world_lookup("file/x") == WL_NOTDIR && world_lookup("./dir/") == WL_DIR &&
+	       world_lookup("dir/x") == WL_MISSING && world_lookup("../x") == WL_UNKNOWN && world_lookup("/etc") == WL_UNKNOWN &&
+	       world_lookup("file/") == WL_NOTDIR && world_lookup(".") == WL_DIR,
+	   "the world's lookups: missing, not a directory, outside");
+	sandbox_destroy(&sb);
 }
 
 int main(void)
@@ -130,7 +167,9 @@ int main(void)
 		const char *how = use ? "Landlock" : "no Landlock (--unsafe)";
 		ok(got == (ssize_t)sizeof(r) && WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: the child confined itself and reported", how);
 		ok(r[R_INHERITED] == EBADF, "%s: a descriptor the parent had open is closed", how);
-		ok(r[R_REPORT_FD] == 3, "%s: the report pipe is fd 3", how);
+		ok(r[R_REPORT_FD] == WORLD_REPORT_FD, "%s: the report pipe is fd %d, as model/world.h says", how, WORLD_REPORT_FD);
+		ok(r[R_FIRST_FREE] == WORLD_FIRST_FREE_FD, "%s: the first free descriptor is %d, as model/world.h says (got %d)", how,
+		   WORLD_FIRST_FREE_FD, r[R_FIRST_FREE]);
 		ok(r[R_STDIN_EOF] == 0, "%s: stdin reads EOF", how);
 		ok(r[R_STDOUT] == EBADF, "%s: stdout takes no writes", how);
 		ok(r[R_NNP] == 1, "%s: no_new_privs is set", how);
@@ -166,6 +205,7 @@ int main(void)
 			return 1;
 		close(fd);
 	}
+	world_matches_sandbox();
 	/* the seccomp filter: the call's own number and the report pass, anything else kills */
 	int pfd[2];
 	if (pipe(pfd) < 0)
