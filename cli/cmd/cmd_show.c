@@ -42,19 +42,23 @@ static void show_flagset(struct out *o, const struct flagset *fs)
 	out_end(o);
 }
 
-/* The flag sets a struct's fields use, once each, in field order. */
-static void show_layout(struct out *o, const struct cstruct *st)
+/* A struct's layout, as call sc (NULL: any call) uses it: the way the struct and each field
+ * travel ("in/out" structs name their fields' own ways). */
+static void show_layout(struct out *o, const struct cstruct *st, const struct syscall *sc)
 {
 	char kv[16];
+	enum fdir way = sc && sc->direction != FD_DEFAULT ? sc->direction : st->direction;
 	out_text(o, "struct %s%s%s  (%s, %u bytes%s%s)  %s\n", out_color(o, OC_BOLD), st->name, out_color(o, OC_RESET),
-		 st->header, st->size, st->packed ? ", packed" : "", strcmp(st->direction, "in") ? (!strcmp(st->direction, "out") ? ", output" : ", in/out") : "",
+		 st->header, st->size, st->packed ? ", packed" : "",
+		 way == st->direction ? (way == FD_OUT ? ", output" : way == FD_INOUT ? ", in/out" : "") :
+		 way == FD_OUT ? ", in/out, output in this call" : ", in/out, input in this call",
 		 st->doc);
 	out_text(o, "  %s%4s %5s  %-12s %-24s %-7s %s%s\n", out_color(o, OC_DIM), "OFF", "SIZE", "TYPE", "FIELD", "SINCE",
 		 "ZERO MEANS", out_color(o, OC_RESET));
 	out_str(o, "name", st->name);
 	out_str(o, "header", st->header);
 	out_u64(o, "size", st->size);
-	out_str(o, "direction", st->direction);
+	out_str(o, "direction", fdir_name(st->direction));
 	out_arr(o, "fields");
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
@@ -62,6 +66,8 @@ static void show_layout(struct out *o, const struct cstruct *st)
 		sbuf_adds(&name, f->name);
 		for (size_t k = 0; k < f->naliases; k++)
 			sbuf_addf(&name, "/%s", f->aliases[k]);
+		if (f->direction != FD_DEFAULT && (way == FD_INOUT || f->direction == FD_IGNORED))
+			sbuf_addf(&name, " (%s)", fdir_name(f->direction)); /* its own way in a struct that goes both */
 		out_text(o, "  %4u %5u  %-12s %-24s %-7s %s\n", f->offset, f->size, f->type_text, name.buf,
 			 kver_str(f->since, kv), f->reserved ? "(reserved, must be zero)" : f->zero ? f->zero : "");
 		sbuf_release(&name);
@@ -75,6 +81,7 @@ static void show_layout(struct out *o, const struct cstruct *st)
 		out_str(o, "doc", f->doc);
 		out_str(o, "flagset", f->flagset ? f->flagset->name : NULL);
 		out_bool(o, "reserved", f->reserved);
+		out_str(o, "direction", fdir_name(field_direction(sc, st, f)));
 		out_arr(o, "aliases");
 		for (size_t k = 0; k < f->naliases; k++)
 			out_str(o, NULL, f->aliases[k]);
@@ -101,7 +108,7 @@ static void show_layout(struct out *o, const struct cstruct *st)
 static void show_struct(struct out *o, const struct cstruct *st)
 {
 	out_obj(o, NULL);
-	show_layout(o, st);
+	show_layout(o, st, NULL);
 	const struct flagset *sets[32];
 	size_t n = cstruct_flagsets(st, sets, 0, ARRAY_SIZE(sets));
 	out_text(o, "%s", n ? "flag sets:\n" : "");
@@ -258,6 +265,8 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	if (sc->nr_aarch64 < 0) out_null(o, "aarch64"); else out_u64(o, "aarch64", (uint64_t)sc->nr_aarch64);
 	out_end(o);
 	out_str(o, "struct", sc->st ? sc->st->name : NULL);
+	if (sc->st)
+		out_str(o, "direction", fdir_name(sc->direction != FD_DEFAULT ? sc->direction : sc->st->direction));
 
 	out_text(o, "arguments:\n");
 	out_arr(o, "args");
@@ -309,7 +318,7 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	if (sc->st) {
 		out_text(o, "\n");
 		out_obj(o, "layout");
-		show_layout(o, sc->st);
+		show_layout(o, sc->st, sc);
 		out_end(o);
 	}
 	out_text(o, "%s", n ? "flag sets:\n" : "");

@@ -798,8 +798,8 @@ static void struct_page(const struct docgen_input *in, struct doc_set *set, cons
 	md_text(sb, st->doc);
 	sbuf_addf(sb, "\n\n%u bytes · ", st->size);
 	md_code(sb, st->header, false);
-	sbuf_addf(sb, " · direction %s", !strcmp(st->direction, "out") ? "out (the kernel fills it)" :
-		  !strcmp(st->direction, "inout") ? "in and out" : "in (the caller fills it)");
+	sbuf_addf(sb, " · direction %s", st->direction == FD_OUT ? "out (the kernel fills it)" :
+		  st->direction == FD_INOUT ? "in and out" : "in (the caller fills it)");
 	if (st->packed)
 		sbuf_adds(sb, " · packed");
 	if (st->align)

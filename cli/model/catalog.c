@@ -142,6 +142,29 @@ bool ftype_signed(enum ftype t)
 	return t == FT_S8 || t == FT_S16 || t == FT_S32 || t == FT_S64;
 }
 
+const char *fdir_name(enum fdir d)
+{
+	static const char *const names[] = { [FD_DEFAULT] = "default", [FD_IN] = "in", [FD_OUT] = "out",
+					     [FD_INOUT] = "inout", [FD_IGNORED] = "ignored" };
+	return (unsigned)d <= FD_LAST ? names[d] : NULL;
+}
+
+enum fdir field_direction(const struct syscall *sc, const struct cstruct *st, const struct field *f)
+{
+	enum fdir d = sc && sc->direction != FD_DEFAULT && sc->st == st ? sc->direction : st->direction;
+	if (f->direction == FD_IGNORED)
+		return FD_IGNORED;
+	if (d != FD_INOUT || f->direction == FD_DEFAULT)
+		return d;
+	return f->direction;
+}
+
+bool field_is_input(const struct syscall *sc, const struct cstruct *st, const struct field *f)
+{
+	enum fdir d = field_direction(sc, st, f);
+	return d == FD_IN || d == FD_INOUT;
+}
+
 bool syscall_has_size_steps(const struct syscall *sc)
 {
 	return sc->st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
@@ -470,7 +493,7 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
 {
 	MV_STR(r, st->name), MV_STR(r, st->header), MV_STR(r, st->doc), MV_STR(r, st->file);
-	MV_STR(r, st->direction);
+	ENUM_OK(r, st->direction, FD_LAST);
 	check_bool(r, &st->packed);
 	MV_ARR(r, st->fields, st->nfields), MV_ARR(r, st->versions, st->nversions);
 	MV_REF(r, st->size_field, st->fields, st->nfields);
@@ -481,7 +504,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STR(r, f->written_if.text), MV_ARR(r, f->written_if.code, f->written_if.ncode);
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
 		MV_STRS(r, f->aliases, f->naliases);
-		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_FD);
+		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_FD), ENUM_OK(r, f->direction, FD_LAST);
 		check_bool(r, &f->reserved), check_bool(r, &f->string);
 	}
 	for (size_t k = 0; st->versions && k < st->nversions; k++)
@@ -537,7 +560,7 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 	MV_STR(r, sc->rules.null);
 	MV_STRS(r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
 	MV_STR(r, sc->probe_note);
-	ENUM_OK(r, sc->size_where, SW_NONE);
+	ENUM_OK(r, sc->size_where, SW_NONE), ENUM_OK(r, sc->direction, FD_LAST);
 	check_bool(r, &sc->is_ioctl), check_bool(r, &sc->has_rules), check_bool(r, &sc->designed);
 	check_bool(r, &sc->check_fields);
 	ENUM_OK(r, sc->returns, RET_PID);

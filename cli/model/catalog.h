@@ -11,6 +11,12 @@
 /* How a field's value is shown (the strace way): decimal unless the catalogue says. */
 enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD };
 
+/* Which way a struct or a field travels between the caller and the kernel. FD_DEFAULT: not
+ * stated (a field, or a call's use of its struct, takes its struct's); a struct always has
+ * one of in, out, inout. FD_IGNORED: the kernel neither reads nor writes the field. */
+enum fdir { FD_DEFAULT, FD_IN, FD_OUT, FD_INOUT, FD_IGNORED };
+#define FD_LAST FD_IGNORED
+
 enum ftype { FT_U8, FT_U16, FT_U32, FT_U64, FT_S8, FT_S16, FT_S32, FT_S64, FT_ALIGNED_U64, FT_PTR, FT_CHAR };
 
 struct flag {
@@ -50,6 +56,7 @@ struct field {
 	const struct flagset *flagset;
 	const char **aliases;
 	size_t naliases;
+	enum fdir direction;   /* FD_DEFAULT: the struct's (or the call's) */
 	bool reserved, string;
 	/* how strace decodes it (model/decode.c): shown_if, when the call line shows the field
 	 * (else always); written_if, when a successful call wrote it back (shown after "=>") */
@@ -64,7 +71,7 @@ struct sversion {
 
 struct cstruct {
 	const char *name, *header, *doc, *file;
-	const char *direction; /* "in", "out", "inout" */
+	enum fdir direction;   /* FD_IN, FD_OUT or FD_INOUT */
 	bool packed;
 	unsigned align, size;
 	struct field *fields;
@@ -188,6 +195,7 @@ struct syscall {
 	struct sarg *args;
 	size_t nargs;
 	const struct cstruct *st;
+	enum fdir direction;   /* how this call uses an inout struct (FD_IN or FD_OUT); FD_DEFAULT: the struct's */
 	enum size_where size_where;
 	const char *size_name;
 	unsigned size_bits;
@@ -263,6 +271,15 @@ int syscall_struct_arg(const struct syscall *sc);
 /* Whether sc's struct is written by the kernel (its tail rule is not E2BIG), so copy-out
  * applies and copy-in checks no tail. */
 bool syscall_size_output(const struct syscall *sc);
+
+/* "in", "out", "inout", "ignored" ("default" for FD_DEFAULT); NULL out of range. */
+const char *fdir_name(enum fdir d);
+/* The way field f of struct st travels in call sc (NULL: the struct's own view): the call's
+ * or the struct's direction, narrowed by the field's own where the struct goes both ways;
+ * an ignored field is ignored in every call. Never FD_DEFAULT. */
+enum fdir field_direction(const struct syscall *sc, const struct cstruct *st, const struct field *f);
+/* Whether the kernel reads field f as input in call sc (in or inout): only those are validated. */
+bool field_is_input(const struct syscall *sc, const struct cstruct *st, const struct field *f);
 
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);

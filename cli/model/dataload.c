@@ -460,12 +460,13 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
-					  "aliases", "reserved", "string", "format", "shown_if", "written_if", NULL };
+					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction", NULL };
 static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", NULL };
 static const char *const version_keys[] = { "name", "size", "since", NULL };
-static const char *const directions[] = { "in", "out", "inout", NULL };
+static const char *const directions[] = { "in", "out", "inout", NULL };            /* enum fdir from FD_IN */
+static const char *const field_directions[] = { "in", "out", "inout", "ignored", NULL }; /* from FD_IN */
 
 static const struct { const char *name; enum ftype t; unsigned size; } ftypes[] = {
 	{ "u8", FT_U8, 1 }, { "u16", FT_U16, 2 }, { "u32", FT_U32, 4 }, { "u64", FT_U64, 8 },
@@ -512,6 +513,21 @@ static const struct flagset *resolve_flagset(struct loader *L, json_t *o, const 
 	return fs;
 }
 
+/* A field's own direction: ignored anywhere; in, out or inout only in a struct that goes both
+ * ways (in a one-way struct every field goes the struct's way). */
+static void load_field_direction(struct loader *L, json_t *fo, struct cstruct *st, struct field *f)
+{
+	if (!json_object_get(fo, "direction") || L->failed)
+		return;
+	f->direction = (enum fdir)(pick(L, fo, "direction", "a field", field_directions, 0) + FD_IN);
+	if (!L->failed && f->direction != FD_IGNORED && st->direction != FD_INOUT) {
+		push_key(L, "direction");
+		lerr(L, "field '%s' says \"%s\" in a struct whose direction is \"%s\": a field has a direction of its own only in an inout struct (or \"ignored\")",
+		     f->name ? f->name : "?", fdir_name(f->direction), fdir_name(st->direction));
+		pop(L);
+	}
+}
+
 static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsigned *natural)
 {
 	st->fields = arena_alloc(L->a, sizeof(*st->fields) * (json_array_size(arr) + 1));
@@ -542,6 +558,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->reserved = get_bool(L, fo, "reserved");
 		f->string = get_bool(L, fo, "string");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+		load_field_direction(L, fo, st, f);
 		if (f->string)
 			f->format = FF_PTR;
 		if (L->failed)
@@ -638,7 +655,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	st->name = get_str(L, o, "name", true, "a struct");
 	st->header = get_str(L, o, "header", true, "a struct");
 	st->doc = get_str(L, o, "doc", true, "a struct");
-	st->direction = arena_strdup(L->a, directions[pick(L, o, "direction", "a struct", directions, 0)]);
+	st->direction = (enum fdir)(pick(L, o, "direction", "a struct", directions, 0) + FD_IN);
 	st->packed = get_bool(L, o, "packed");
 	uint64_t align = 0;
 	bool has_align = get_uint(L, o, "align", false, "a struct", 1, 4096, &align);
@@ -712,7 +729,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", "results", NULL };
+	"features", "probe", "checks", "check_fields", "returns", "results", "direction", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
@@ -766,12 +783,29 @@ static void compile_condition(struct loader *L, const struct expr_scope *scope, 
 }
 
 /* A check's condition: over the call's arguments, its struct's fields, size and flags. */
+/* The first field code reads (its value or unknown bits) that call sc does not read, or NULL. */
+static const struct field *output_field_read(const struct syscall *sc, const struct expr_insn *code, size_t n)
+{
+	for (size_t i = 0; sc->st && i < n; i++)
+		if ((code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD) && code[i].idx < sc->st->nfields &&
+		    !field_is_input(sc, sc->st, &sc->st->fields[code[i].idx]))
+			return &sc->st->fields[code[i].idx];
+	return NULL;
+}
+
 static void load_condition(struct loader *L, json_t *co, struct syscall *sc, struct check *ck)
 {
 	if (!(ck->text = get_str(L, co, "if", true, "a check")) || L->failed)
 		return;
 	struct expr_scope scope = { L->cat, sc, sc->st };
 	compile_condition(L, &scope, "if", ck->text, &ck->code, &ck->ncode);
+	const struct field *f = L->failed ? NULL : output_field_read(sc, ck->code, ck->ncode);
+	if (f) {
+		push_key(L, "if");
+		lerr(L, "the condition reads '%s', which %s does not read (its direction there is %s): only input fields are checked",
+		     f->name, sc->name, fdir_name(field_direction(sc, sc->st, f)));
+		pop(L);
+	}
 }
 
 /* A field's shown_if and written_if: over the struct's fields and flag names, compiled once
@@ -1022,6 +1056,21 @@ static void load_results(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+/* How the call uses its struct, where the struct goes both ways (sched_attr: in for
+ * sched_setattr, out for sched_getattr). */
+static void load_call_direction(struct loader *L, json_t *o, struct syscall *sc)
+{
+	if (!json_object_get(o, "direction") || L->failed)
+		return;
+	sc->direction = (enum fdir)(pick(L, o, "direction", "a syscall", directions, 0) + FD_IN);
+	if (!L->failed && (!sc->st || sc->st->direction != FD_INOUT || sc->direction == FD_INOUT)) {
+		push_key(L, "direction");
+		lerr(L, "a call's 'direction' narrows an inout struct to \"in\" or \"out\"; %s%s%s", sc->st ? "struct '" : "",
+		     sc->st ? sc->st->name : "this call has no struct", sc->st ? "' is not inout, or the call says inout" : "");
+		pop(L);
+	}
+}
+
 static void load_nr(struct loader *L, json_t *o, struct syscall *sc)
 {
 	static const char *const arch_keys[] = { "x86_64", "aarch64", NULL };
@@ -1260,6 +1309,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	}
 	if (!L->failed && !sc->st && (sc->kind == SK_EXTENSIBLE || sc->kind == SK_MULTIPLEXER))
 		lerr(L, "syscall '%s' of kind %s needs a 'struct'", sc->name, sc_kind_name(sc->kind));
+	load_call_direction(L, o, sc);
 	json_t *args = get_array(L, o, "args", true, "a syscall");
 	if (args && !L->failed)
 		load_args(L, args, sc);
@@ -1621,6 +1671,8 @@ static int check_fields(const struct cstruct *st, unsigned *end, unsigned *natur
 		CHECK(f->offset == *end && f->offset % align == 0, "field '%s' at %u: not where the previous one ends (%u)",
 		      f->name, f->offset, *end);
 		CHECK(!f->string || f->format == FF_PTR, "field '%s': a string shown as a number", f->name);
+		CHECK(f->direction == FD_DEFAULT || f->direction == FD_IGNORED || (st->direction == FD_INOUT && f->direction <= FD_INOUT),
+		      "field '%s': its direction", f->name);
 		*natural = align > *natural ? align : *natural;
 		*end = f->offset + f->size;
 	}
@@ -1652,7 +1704,7 @@ static int check_versions(const struct cstruct *st, struct sbuf *why)
 static int check_struct(const struct catalog *c, const struct cstruct *st, struct sbuf *why)
 {
 	unsigned end, natural;
-	CHECK(st->name && st->header && st->doc && st->file && one_of(st->direction, directions) && st->nfields,
+	CHECK(st->name && st->header && st->doc && st->file && st->direction >= FD_IN && st->direction <= FD_INOUT && st->nfields,
 	      "a struct lacks a name, header, doc, direction or fields");
 	if (check_fields(st, &end, &natural, why) < 0)
 		return -1;
@@ -1740,6 +1792,7 @@ static int check_checks(const struct catalog *c, const struct syscall *sc, struc
 		if (ck->step == CS_COND) {
 			CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
 			CHECK(ck->errno_name && errno_ok(ck->errno_name, false) && expr_valid(ck->code, ck->ncode, c, sc) &&
+				      !output_field_read(sc, ck->code, ck->ncode) &&
 				      (copied || !syscall_has_size_steps(sc) || !reads_struct(ck->code, ck->ncode, sc)),
 			      "%s: check %zu", sc->name, i + 1);
 			nconds++;
@@ -1766,6 +1819,8 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 	CHECK(!sc->is_ioctl || (sc->ioctl_fd && sc->ioctl_type < 256 && sc->ioctl_nr < 256),
 	      "%s: the ioctl", sc->name);
 	CHECK(sc->st || (sc->kind != SK_EXTENSIBLE && sc->kind != SK_MULTIPLEXER), "%s needs a struct", sc->name);
+	CHECK(sc->direction == FD_DEFAULT || (sc->st && sc->st->direction == FD_INOUT && (sc->direction == FD_IN || sc->direction == FD_OUT)),
+	      "%s: its direction", sc->name);
 	for (size_t i = 0; i < sc->nargs; i++)
 		CHECK(sc->args[i].name && sc->args[i].type, "%s: an argument lacks a name or type", sc->name);
 	CHECK(UNIQUE_NAMES(sc->args, sc->nargs, NULL), "%s: an argument named twice", sc->name);

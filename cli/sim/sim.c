@@ -295,14 +295,14 @@ static void writeback_on_e2big(struct run *r)
 }
 
 /* The generic tests of a call without checks of its own: reserved fields and flag words of
- * the struct the kernel saw. Returns 0 or EINVAL. */
+ * the struct the kernel saw, input fields only. Returns 0 or EINVAL. */
 static int generic_fields(struct run *r, uint64_t seen)
 {
 	const struct field *sf = r->sc->size_where == SW_FIELD ? r->st->size_field : NULL;
 	for (size_t i = 0; i < r->st->nfields; i++) {
 		const struct field *f = &r->st->fields[i];
-		if (f->offset + f->size > seen || f->count || f == sf)
-			continue;
+		if (f->offset + f->size > seen || f->count || f == sf || !field_is_input(r->sc, r->st, f))
+			continue; /* the kernel does not read an output or ignored field */
 		if (f->reserved && le_load(r->o->before + f->offset, f->elem_size)) {
 			say(r->why, "%s is reserved and must be zero", f->name);
 			return EINVAL;
@@ -557,8 +557,8 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		/* fixed structs: only reserved fields and flags */
 		for (size_t i = 0; i < st->nfields; i++) {
 			const struct field *f = &st->fields[i];
-			if (f->count || f->offset + f->size > o->len)
-				continue;
+			if (f->count || f->offset + f->size > o->len || !field_is_input(sc, st, f))
+				continue; /* the kernel does not read an output or ignored field */
 			if (f->flagset && !check_word(sc, f->name, f->flagset, le_load(o->before + f->offset, f->elem_size), opt->kv, why))
 				return fail(o, EINVAL);
 		}

@@ -220,7 +220,7 @@ static void rebuild(struct design *d)
 		st->header = "designed";
 		st->doc = "a designed struct";
 		st->file = "(designed)";
-		st->direction = "in";
+		st->direction = FD_IN;
 		st->align = dstruct_align(ds);
 		st->size = dstruct_end(ds);
 		st->fields = arena_alloc(a, sizeof(*st->fields) * (ds->nfields + 1));

@@ -57,13 +57,13 @@ static bool same_field(const struct field *f, const struct field *g)
 	       f->elem_size == g->elem_size && f->count == g->count && f->offset == g->offset && f->size == g->size &&
 	       f->since == g->since && same_str(REFNAME(f->flagset), REFNAME(g->flagset)) &&
 	       same_strs(f->aliases, f->naliases, g->aliases, g->naliases) && f->reserved == g->reserved &&
-	       f->string == g->string;
+	       f->string == g->string && f->direction == g->direction;
 }
 
 static bool same_struct(const struct cstruct *a, const struct cstruct *b)
 {
 	bool same = same_str(a->name, b->name) && same_str(a->header, b->header) && same_str(a->doc, b->doc) &&
-		    same_str(a->file, b->file) && same_str(a->direction, b->direction) && a->packed == b->packed &&
+		    same_str(a->file, b->file) && a->direction == b->direction && a->packed == b->packed &&
 		    a->align == b->align && a->size == b->size && a->nfields == b->nfields &&
 		    a->nversions == b->nversions && same_str(REFNAME(a->size_field), REFNAME(b->size_field));
 	for (size_t i = 0; same && i < a->nfields; i++)
@@ -90,7 +90,7 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		    a->safety == b->safety && a->kind == b->kind && same_str(a->file, b->file) && a->nr_x86_64 == b->nr_x86_64 &&
 		    a->nr_aarch64 == b->nr_aarch64 && a->is_ioctl == b->is_ioctl && same_str(a->ioctl_fd, b->ioctl_fd) &&
 		    a->ioctl_dir == b->ioctl_dir && a->ioctl_type == b->ioctl_type && a->ioctl_nr == b->ioctl_nr &&
-		    a->since == b->since && same_str(REFNAME(a->st), REFNAME(b->st)) && a->size_where == b->size_where &&
+		    a->since == b->since && same_str(REFNAME(a->st), REFNAME(b->st)) && a->direction == b->direction && a->size_where == b->size_where &&
 		    same_str(a->size_name, b->size_name) && a->size_bits == b->size_bits && a->has_rules == b->has_rules &&
 		    same_rules(&a->rules, &b->rules) && a->nargs == b->nargs && a->nerrors == b->nerrors &&
 		    a->nlineage == b->nlineage && same_strs(a->notes, a->nnotes, b->notes, b->nnotes) &&
@@ -229,6 +229,25 @@ static void e_copy_last(struct catalog *c, size_t i, int d)
 	sc->checks[at] = sc->checks[sc->nchecks - 1];
 	sc->checks[sc->nchecks - 1] = t;
 }
+/* a field of a one-way struct given a way of its own */
+static void e_fdir(struct catalog *c, size_t i, int d)
+{
+	static enum fdir saved;
+	struct field *f = &c->structs[i].fields[0];
+	if (d > 0)
+		saved = f->direction, f->direction = c->structs[i].direction == FD_OUT ? FD_IN : FD_OUT;
+	else
+		f->direction = saved;
+}
+/* a call narrowing a struct that is not inout */
+static void e_call_dir(struct catalog *c, size_t i, int d)
+{
+	static enum fdir saved;
+	if (d > 0)
+		saved = c->syscalls[i].direction, c->syscalls[i].direction = FD_INOUT;
+	else
+		c->syscalls[i].direction = saved;
+}
 /* a step turned into another that is already in the list */
 static void e_step_twice(struct catalog *c, size_t i, int d)
 {
@@ -268,15 +287,17 @@ static void cache_forgeries(struct catalog *c)
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
 		{ e_copy_last, "copy-in after a check that reads the struct", 6 },
 		{ e_step_twice, "a size step twice", 7 },
+		{ e_fdir, "a field's own way in a one-way struct", 8 }, { e_call_dir, "a call direction of inout", 4 },
 		{ e_env, "an env kind that is not one", 5 }, { e_nerrnos, "a check without errnos", 5 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
-		size_t n = edits[k].each == 1 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
+		size_t n = edits[k].each == 1 || edits[k].each == 8 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
 		size_t tried = 0, ok_n = 0;
 		for (size_t i = 0; i < n; i++) {
 			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nconds) ||
 			    (edits[k].each == 6 && (!syscall_has_size_steps(&c->syscalls[i]) || !last_reads_field(&c->syscalls[i]))) ||
-			    (edits[k].each == 7 && (!c->syscalls[i].nchecks || c->syscalls[i].checks[0].step == CS_COND)))
+			    (edits[k].each == 7 && (!c->syscalls[i].nchecks || c->syscalls[i].checks[0].step == CS_COND)) ||
+			    (edits[k].each == 8 && c->structs[i].direction == FD_INOUT))
 				continue;
 			tried++;
 			ok_n += refused(c, edits[k].edit, i);
