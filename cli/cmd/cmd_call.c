@@ -223,16 +223,13 @@ int cmd_call(struct session *s, int argc, char **argv)
 	struct sbuf target = SBUF_INIT;
 	explanation_init(&ex);
 	if (s->sim) {
-		/* the simulated kernel answers from the catalogue; its reasons are the explanation */
+		/* the simulated kernel answers from the catalogue's checks; its reasons, which name the
+		 * check or size step, are the explanation (the prose covers what no check does) */
 		struct sim_opts so = { s->sim_kv, s->check_fields };
 		char kv[16];
 		plan.live = false;
 		sim_call(s->cat, &plan.req, &so, &o, &ex.text);
 		sbuf_addf(&target, "sim %s%s", kver_str(s->sim_kv, kv), s->check_fields ? " --check-fields" : "");
-		const char *en = o.ret == -1 ? errno_name(o.err) : NULL;
-		for (size_t k = 0; en && k < sc->nerrors; k++)
-			if (!strcmp(sc->errors[k].errno_name, en))
-				sbuf_addf(&ex.text, "%s for %s: %s\n", en, sc->name, sc->errors[k].meaning);
 	} else {
 		if (invoke_run(&plan, &o) < 0) {
 			invoke_plan_release(&plan);

@@ -229,7 +229,7 @@ static void show_errors(struct out *o, const struct syscall *sc)
 			if (!any)
 				out_text(o, "%s", part == 0 ? "errors (in the kernel's order; the first that holds is the answer):\n" :
 						  part == 1 ? "errors that depend on the world (paths, descriptors, privilege, ...):\n" :
-						  sc->nconds ? "errors not yet written as checks (the catalogue's prose):\n" :
+						  sc->nconds ? "errors not yet written as checks (the catalogue's prose, trimmed as checks come):\n" :
 						  "errors in the catalogue's prose (this call has no checks yet):\n");
 			any = true;
 			show_error_row(o, r);

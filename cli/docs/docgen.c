@@ -1041,13 +1041,28 @@ void docgen_home(const struct docgen_input *in, struct sbuf *sb)
 
 /* ---- man page and completion ---- */
 
+/* A source's file and function, without its notes (what follows " (" or "; "): the man
+ * page is read at 80 columns, where the notes' long macro names cannot be set. */
+static void source_head(struct sbuf *md, const char *source)
+{
+	size_t n = strlen(source);
+	const char *a = strstr(source, " ("), *b = strstr(source, "; ");
+	if (a && (size_t)(a - source) < n)
+		n = (size_t)(a - source);
+	if (b && (size_t)(b - source) < n)
+		n = (size_t)(b - source);
+	char *head = xstrndup(source, n);
+	md_text(md, head);
+	free(head);
+}
+
 /* Each call's error table, one line a row: errno, the condition in words, kernels, source. */
 static void man_errors(const struct docgen_input *in, struct sbuf *md)
 {
 	sbuf_adds(md, "\n# ERRORS OF THE SYSTEM CALLS\n\nGenerated from each call's size steps and checks, in the "
 		      "kernel's order (the first that holds is the answer); what depends on the world, and the "
 		      "catalogue's prose where no check exists yet, are marked. **xsc show** *NAME* adds each "
-		      "check's condition as written.\n\n");
+		      "check's condition as written and the notes of its source.\n\n");
 	for (size_t i = 0; i < in->cat->nsyscalls; i++) {
 		const struct syscall *sc = &in->cat->syscalls[i];
 		struct errtable t;
@@ -1076,7 +1091,7 @@ static void man_errors(const struct docgen_input *in, struct sbuf *md)
 				}
 				md_text(md, kv.buf);
 				sbuf_adds(md, "; ");
-				md_text(md, r->source);
+				source_head(md, r->source);
 				sbuf_adds(md, ")");
 			}
 			sbuf_adds(md, "\n");

@@ -364,7 +364,9 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 			say(e, "%ld is a file descriptor; it was closed when the sandboxed child exited", o->ret);
 		return;
 	}
-	const char *m = meaning(sc, en ? en : "");
+	/* the prose is what no check covers yet: it may help only where the checks do not answer */
+	bool checks_agree = sim && sim->o && (sim->o->ret == -1 ? sim->o->err : 0) == err;
+	const char *m = checks_agree ? NULL : meaning(sc, en ? en : "");
 	if (err == E2BIG && st && (size >> 63) && sc->check_fields)
 		say(e, "bit 63 of the size is CHECK_FIELDS, proposed in 2024 and never merged: this kernel sees a huge size (try 'target sim %s --check-fields')",
 		    kver_str(kv, kvs));
@@ -406,5 +408,5 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		say(e, "which flag bit or field was refused takes follow-up calls: run it with 'call' to find out");
 	}
 	if (m)
-		say(e, "%s for %s: %s", en, sc->name, m);
+		say(e, "%s for %s (the catalogue's prose, not yet a check): %s", en, sc->name, m);
 }

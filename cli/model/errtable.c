@@ -148,20 +148,6 @@ static void add_flagset_args(struct errtable *t, const struct syscall *sc)
 	}
 }
 
-/* Whether one of the first n rows gives this errno. */
-static bool generated(const struct errtable *t, size_t n, const char *errno_name)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct check *ck = t->rows[i].check;
-		if (!strcmp(t->rows[i].errno_name, errno_name))
-			return true;
-		for (size_t k = 0; ck && k < ck->nerrnos; k++)
-			if (!strcmp(ck->errnos[k], errno_name))
-				return true;
-	}
-	return false;
-}
-
 void errtable_build(struct errtable *t, const struct syscall *sc)
 {
 	const struct cstruct *st = sc->st;
@@ -186,12 +172,9 @@ void errtable_build(struct errtable *t, const struct syscall *sc)
 		add_flagset_fields(t, sc, false);
 	if (!sc->nconds)
 		add_flagset_args(t, sc);
-	/* the prose: all of it while the call has no checks; after that, only what they miss */
-	size_t ngen = t->n;
+	/* the prose, all of it: it is trimmed in the catalogue as checks come to cover it */
 	for (size_t i = 0; i < sc->nerrors; i++) {
 		const struct serror *e = &sc->errors[i];
-		if (sc->nconds && generated(t, ngen, e->errno_name))
-			continue;
 		struct errrow *r = add(t, ER_PROSE, e->errno_name, 0, 0, "the catalogue's prose (not yet a check)");
 		r->why = xstrdup(e->meaning);
 	}

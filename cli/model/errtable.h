@@ -1,7 +1,8 @@
 /* errtable: a call's errors, generated from what the simulator runs: the size convention's
  * steps and the call's checks, in the kernel's order, each with its errno, the condition in
  * words, the kernels it holds for and its source. The hand-written prose `errors` of the
- * catalogue appear only for what no step or check gives yet, marked as prose. One table
+ * catalogue follow, marked as prose: what no check covers yet (the catalogue trims it as
+ * checks come). One table
  * feeds show, the reference, the site and the man page; each renders it its own way. */
 #ifndef XSC_ERRTABLE_H
 #define XSC_ERRTABLE_H
@@ -17,7 +18,7 @@ enum errrow_kind {
 	ER_FLAGSET, /* the generic test of a flag set or reserved field, for a call without checks */
 	ER_CHECK,   /* one of the call's checks */
 	ER_ENV,     /* a check that depends on the world beyond the arguments */
-	ER_PROSE,   /* the catalogue's prose for an errno no step or check gives yet */
+	ER_PROSE,   /* the catalogue's prose, for what no check covers yet */
 };
 
 struct errrow {
