@@ -116,29 +116,71 @@ static int arg_of_role(const struct syscall *sc, enum arg_role r)
 	return -1;
 }
 
-/* path: the call's first path argument, looked up in the sandbox (model/world.h). ENOENT is a
- * missing name, ENOTDIR a non-directory on the way; a check of that one errno is about the
- * last name itself: ENOTDIR a last name that is not a directory (O_DIRECTORY), EISDIR one that
- * is, EEXIST one that exists (in a longer list they may mean something else: undecided). The
- * world has no symbolic links, no mount below the sandbox but a namespace call's mnt/, and
- * nothing the caller may not search (ELOOP, EXDEV, EACCES do not fire). */
+/* The path arguments a check's condition reads, in order (at most two), else the call's first. */
+static size_t check_paths(const struct syscall *sc, const struct check *ck, int out[2])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ck->ncode && n < 2; i++)
+		if (ck->code[i].op == XO_ARG && sc->args[ck->code[i].idx].role == AR_PATH &&
+		    (!n || out[0] != (int)ck->code[i].idx))
+			out[n++] = (int)ck->code[i].idx;
+	if (!n && (out[0] = arg_of_role(sc, AR_PATH)) >= 0)
+		n = 1;
+	return n;
+}
+
+/* Path argument p looked up in the sandbox's world: WL_UNKNOWN for one the world cannot
+ * answer (relative to a descriptor the caller chose, empty: AT_EMPTY_PATH may take it). */
+static enum world_lookup lookup_arg(const struct call_request *req, int p, bool parent)
+{
+	const struct syscall *sc = req->sc;
+	const char *path = req->strings[p];
+	int fd = -1;
+	for (int i = 0; i < p; i++) /* the descriptor it is relative to: the last before it */
+		if (sc->args[i].role == AR_FD)
+			fd = i;
+	if (!path || !*path || (fd >= 0 && (int)req->args[fd] != -100 /* AT_FDCWD */ && *path != '/'))
+		return WL_UNKNOWN;
+	return parent ? world_lookup_parent(path) : world_lookup(path);
+}
+
+/* path: the first path argument the check's condition reads (else the call's first), looked
+ * up in the sandbox (model/world.h). ENOENT is a missing name, ENOTDIR a non-directory on the
+ * way; a check of that one errno is about the last name itself: ENOTDIR a last name that is
+ * not a directory (O_DIRECTORY), EISDIR one that is, EEXIST one that exists, EBUSY "." (in a
+ * longer list they may mean something else: undecided). A check of one errno whose condition
+ * reads two paths compares what they name, as rename does: EISDIR a directory in place of a
+ * non-directory, ENOTDIR the reverse. The world has no symbolic links, no mount below the
+ * sandbox but a namespace call's mnt/, and nothing the caller may not search (ELOOP, EXDEV,
+ * EACCES do not fire). */
 static enum fact path_fact(const struct call_request *req, const struct check *ck, int e)
 {
 	const struct syscall *sc = req->sc;
-	int p = arg_of_role(sc, AR_PATH), fd = arg_of_role(sc, AR_FD);
-	const char *path = p >= 0 ? req->strings[p] : NULL;
-	if (!path || (fd >= 0 && fd < p && (int)req->args[fd] != -100 /* AT_FDCWD */ && *path != '/'))
-		return F_UNKNOWN; /* relative to a descriptor the caller chose */
-	enum world_lookup l = ck->lookup_parent ? world_lookup_parent(path) : world_lookup(path);
+	int p[2];
+	size_t n = check_paths(sc, ck, p);
+	if (!n)
+		return F_UNKNOWN;
+	enum world_lookup l = lookup_arg(req, p[0], ck->lookup_parent);
 	if (l == WL_UNKNOWN)
 		return F_UNKNOWN;
 	bool last = ck->nerrnos == 1; /* a check of one errno is about the last name itself */
+	if (last && n == 2 && (e == EISDIR || e == ENOTDIR)) {
+		enum world_lookup to = lookup_arg(req, p[1], false);
+		if (to == WL_UNKNOWN)
+			return F_UNKNOWN;
+		if (e == EISDIR)
+			return to == WL_DIR && l == WL_FILE ? F_FIRES : F_NOT;
+		return l == WL_DIR && to == WL_FILE ? F_FIRES : F_NOT;
+	}
+	const char *path = req->strings[p[0]], *tail = strrchr(path, '/');
+	bool dot = !strcmp(tail ? tail + 1 : path, ".");
 	bool mounted = sc->safety == SAFE_NAMESPACE && world_entry_find(path, strcspn(path, "/")) == WORLD_MNT;
 	switch (e) {
 	case ENOENT: return l == WL_MISSING ? F_FIRES : F_NOT;
 	case ENOTDIR: return l == WL_NOTDIR || (l == WL_FILE && last) ? F_FIRES : F_NOT;
 	case EISDIR: return !last ? F_UNKNOWN : l == WL_DIR ? F_FIRES : F_NOT;
 	case EEXIST: return !last ? F_UNKNOWN : l == WL_FILE || l == WL_DIR ? F_FIRES : F_NOT;
+	case EBUSY: return !last ? F_UNKNOWN : dot ? F_FIRES : F_NOT;
 	case EXDEV: return mounted ? F_UNKNOWN : F_NOT;
 	case ELOOP: case EACCES: return F_NOT;
 	default: return F_UNKNOWN;
@@ -146,7 +188,8 @@ static enum fact path_fact(const struct call_request *req, const struct check *c
 }
 
 /* fd: the first descriptor the check's condition reads (a field shown as a descriptor or a
- * descriptor argument), else the call's first descriptor argument. Open in the world:
+ * descriptor argument), else the one the first path it reads is relative to, else the
+ * call's first descriptor argument. Open in the world:
  * AT_FDCWD, 0-3 (pipes) and the descriptor a live call prepares where the catalogue gives the
  * argument no default (a pidfd, a userfaultfd, ...: of the kind the call wants). */
 static enum fact fd_fact(const struct call_request *req, const struct check *ck, const struct expr_env *env, int e)
@@ -164,14 +207,25 @@ static enum fact fd_fact(const struct call_request *req, const struct check *ck,
 			a = x->op == XO_ARG ? (int)x->idx : -1;
 		}
 	}
-	if (!found && (a = arg_of_role(sc, AR_FD)) >= 0) {
+	int p[2];
+	size_t np = found ? 0 : check_paths(sc, ck, p);
+	if (np) { /* the descriptor the first path it reads is relative to */
+		for (int i = 0; i < p[0]; i++)
+			if (sc->args[i].role == AR_FD)
+				a = i;
+		if (a >= 0 && req->strings[p[0]] && req->strings[p[0]][0] == '/')
+			return e == EBADF ? F_NOT : F_UNKNOWN; /* an absolute path: the descriptor is not used */
+	} else if (!found) {
+		a = arg_of_role(sc, AR_FD);
+	}
+	if (!found && a >= 0) {
 		found = true;
 		fd = (int32_t)req->args[a];
 	}
 	if (!found)
 		return F_UNKNOWN;
-	if (a >= 0 && !sc->args[a].def && !(req->overridden & 1u << a))
-		return F_NOT; /* the prepared descriptor, of the right kind */
+	if (a >= 0 && !sc->args[a].def && !(req->overridden & 1u << a)) /* the prepared one, of the right kind */
+		return e == EBADF || e == EINVAL || e == EOPNOTSUPP || e == ENOTTY ? F_NOT : F_UNKNOWN;
 	bool open = fd == -100 || (fd >= 0 && fd < WORLD_FIRST_FREE_FD);
 	if (e == EBADF)
 		return open ? F_NOT : F_FIRES;
@@ -204,14 +258,15 @@ static enum fact pointer_fact(const struct call_request *req, const struct check
 	if (any)
 		return F_NOT;
 	/* a condition that names no pointer: the call's pointer arguments, all xsc's buffers? */
+	size_t n = 0, bad = 0;
 	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
 		if (!strchr(sc->args[i].type, '*') || sc->args[i].role == AR_PATH)
 			continue;
-		any = true;
-		if (!req->args[i] || ((int)i != req->buf_arg && (int)i != req->extra_arg && !req->strings[i]))
-			return F_UNKNOWN; /* NULL or an address the caller typed: which one the check means is not said */
+		n++;
+		bad += !req->args[i] || ((int)i != req->buf_arg && (int)i != req->extra_arg && !req->strings[i]);
 	}
-	return any ? F_NOT : F_UNKNOWN;
+	/* NULL or an address the caller typed: the check's pointer when it is the only one */
+	return !n ? F_UNKNOWN : !bad ? F_NOT : n == 1 ? F_FIRES : F_UNKNOWN;
 }
 
 /* privilege: a live call runs as the user who runs xsc; a namespace call as the root of its
@@ -233,6 +288,8 @@ static enum fact world_fact(const struct call_request *req, const struct check *
 	case ENV_POINTER: return pointer_fact(req, ck, e);
 	case ENV_PRIVILEGE: return privilege_fact(req, e);
 	case ENV_MEMORY: return e == ENOMEM ? F_NOT : F_UNKNOWN; /* the world has memory enough */
+	case ENV_FILESYSTEM: /* the sandbox's own filesystem is writable */
+		return e == EROFS && path_fact(req, ck, ENOENT) != F_UNKNOWN ? F_NOT : F_UNKNOWN;
 	case ENV_PID: /* pid 0: the caller itself */
 		return (e == ESRCH || e == EPERM) && pid >= 0 && !req->args[pid] ? F_NOT : F_UNKNOWN;
 	default: return F_UNKNOWN; /* hardware, LSMs, filesystems, objects: the host's */
