@@ -246,7 +246,8 @@ static enum fact pointer_fact(const struct call_request *req, const struct check
 		if (x->op == XO_FIELD && sc->st && sc->st->fields[x->idx].format == FF_PTR) {
 			for (size_t k = 0; k < req->nsupplied; k++)
 				supplied |= req->supplied[k] == sc->st->fields[x->idx].offset;
-		} else if (x->op == XO_ARG && (sc->args[x->idx].role == AR_PTR || (int)x->idx == req->buf_arg)) {
+		} else if (x->op == XO_ARG && (sc->args[x->idx].role == AR_PTR || sc->args[x->idx].role == AR_STRUCT ||
+					       (int)x->idx == req->buf_arg)) {
 			supplied = (int)x->idx == req->buf_arg || (int)x->idx == req->extra_arg;
 		} else {
 			continue;
