@@ -232,6 +232,15 @@ static enum fact fd_fact(const struct call_request *req, const struct check *ck,
 	return F_UNKNOWN;
 }
 
+/* Whether pointer argument i points at memory xsc made: its struct, an output buffer, a string,
+ * or one it allocated because nothing overrode the argument (an override that is a number is
+ * an address the caller typed). */
+static bool xsc_buffer(const struct call_request *req, size_t i)
+{
+	return req->args[i] && ((int)i == req->buf_arg || (int)i == req->extra_arg || req->strings[i] ||
+				!(req->overridden & 1u << i));
+}
+
 /* pointer: the pointers the check's condition reads. NULL and an address the caller typed
  * are not mapped in the world (EFAULT); one xsc supplied is. */
 static enum fact pointer_fact(const struct call_request *req, const struct check *ck, int e)
@@ -246,9 +255,8 @@ static enum fact pointer_fact(const struct call_request *req, const struct check
 		if (x->op == XO_FIELD && sc->st && sc->st->fields[x->idx].format == FF_PTR) {
 			for (size_t k = 0; k < req->nsupplied; k++)
 				supplied |= req->supplied[k] == sc->st->fields[x->idx].offset;
-		} else if (x->op == XO_ARG && (sc->args[x->idx].role == AR_PTR || sc->args[x->idx].role == AR_STRUCT ||
-					       (int)x->idx == req->buf_arg)) {
-			supplied = (int)x->idx == req->buf_arg || (int)x->idx == req->extra_arg;
+		} else if (x->op == XO_ARG && strchr(sc->args[x->idx].type, '*') && sc->args[x->idx].role != AR_PATH) {
+			supplied = xsc_buffer(req, x->idx);
 		} else {
 			continue;
 		}
@@ -264,7 +272,7 @@ static enum fact pointer_fact(const struct call_request *req, const struct check
 		if (!strchr(sc->args[i].type, '*') || sc->args[i].role == AR_PATH)
 			continue;
 		n++;
-		bad += !req->args[i] || ((int)i != req->buf_arg && (int)i != req->extra_arg && !req->strings[i]);
+		bad += !xsc_buffer(req, i);
 	}
 	/* NULL or an address the caller typed: the check's pointer when it is the only one */
 	return !n ? F_UNKNOWN : !bad ? F_NOT : n == 1 ? F_FIRES : F_UNKNOWN;
@@ -303,7 +311,7 @@ enum decision { D_PASS, D_FAIL, D_UNKNOWN };
  * some kind of state makes fire is the answer; one that no kind can tell about leaves the
  * check undecided. */
 static enum decision decide_world(const struct call_request *req, const struct check *ck, const struct expr_env *env,
-				  int *err)
+				  int *err, unsigned *undecided)
 {
 	bool unknown = false;
 	for (size_t i = 0; i < ck->nerrnos; i++) {
@@ -319,6 +327,9 @@ static enum decision decide_world(const struct call_request *req, const struct c
 			return D_FAIL;
 		}
 		unknown |= f == F_UNKNOWN;
+		for (int k = 0; f == F_UNKNOWN && k < ENV_NKINDS; k++) /* the kinds that could not tell */
+			if (ck->env & 1u << k && world_fact(req, ck, env, (enum env_kind)k, e) == F_UNKNOWN)
+				*undecided |= 1u << k;
 	}
 	return unknown ? D_UNKNOWN : D_PASS;
 }
@@ -497,11 +508,12 @@ static int run_checks(struct run *r)
 		if (!expr_eval(ck->code, ck->ncode, &env))
 			continue;
 		int e = ck->err;
-		enum decision d = ck->env ? decide_world(r->req, ck, &env, &e) : D_FAIL;
+		unsigned undecided = 0;
+		enum decision d = ck->env ? decide_world(r->req, ck, &env, &e, &undecided) : D_FAIL;
 		if (d == D_UNKNOWN) {
 			/* the world's model cannot tell: every errno of the check is possible, go on */
 			r->o->uncertain = true;
-			r->o->depends_on |= ck->env;
+			r->o->depends_on |= undecided;
 			for (size_t k = 0; k < ck->nerrnos; k++)
 				outcome_add_possible(r->o, errno_from_name(ck->errnos[k]));
 		}
@@ -646,5 +658,10 @@ int sim_call(const struct catalog *cat, const struct call_request *req, const st
 			o->args[i] = WORLD_FIRST_FREE_FD;
 	if (o->uncertain)
 		outcome_add_possible(o, o->ret == -1 ? o->err : 0);
+	if (o->npossible == 1) { /* every way the world could go ends in the same answer */
+		o->uncertain = false;
+		o->npossible = 0;
+		o->depends_on = 0;
+	}
 	return 0;
 }
