@@ -132,21 +132,22 @@ static void size_sentence(struct sbuf *sb, const struct syscall *sc)
 	}
 	if (!sc->has_rules)
 		return;
-	if (r->zero)
-		sbuf_addf(sb, "; size 0: %s", !strcmp(r->zero, "ver0") ? "taken as VER0" : r->zero);
-	if (r->below_ver0)
-		sbuf_addf(sb, "; below the first version: %s", r->below_ver0);
+	if (r->zero.kind != SA_UNSAID)
+		sbuf_addf(sb, "; size 0: %s", r->zero.kind == SA_VER0 ? "taken as VER0" : size_answer_name(&r->zero));
+	if (r->below_ver0.kind != SA_UNSAID)
+		sbuf_addf(sb, "; below the first version: %s", size_answer_name(&r->below_ver0));
 	if (r->min)
 		sbuf_addf(sb, "; minimum %u", r->min);
 	if (r->cap) {
-		sbuf_addf(sb, "; above %llu: %s", (unsigned long long)r->cap, r->cap_errno ? r->cap_errno : "E2BIG");
+		sbuf_addf(sb, "; above %llu: %s", (unsigned long long)r->cap, errno_name(r->cap_errno));
 		if (r->cap_since)
 			sbuf_addf(sb, " (since %s)", kver_str(r->cap_since, kv));
 	}
-	if (r->tail)
-		sbuf_addf(sb, "; bytes past the kernel's size: %s", !strcmp(r->tail, "E2BIG") ? "must be zero, else E2BIG" : r->tail);
-	if (r->writeback && strcmp(r->writeback, "none"))
-		sbuf_addf(sb, "; write-back: %s", r->writeback);
+	if (r->tail != TAIL_UNSAID)
+		sbuf_addf(sb, "; bytes past the kernel's size: %s",
+			  r->tail == TAIL_E2BIG ? "must be zero, else E2BIG" : size_tail_name(r->tail));
+	if (r->writeback != WB_NONE)
+		sbuf_addf(sb, "; write-back: %s", size_writeback_name(r->writeback));
 }
 
 /* An env check's errnos and what it depends on. */
@@ -298,12 +299,12 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	if (sc->has_rules) {
 		const struct size_rules *r = &sc->rules;
 		out_obj(o, "rules");
-		out_str(o, "zero", r->zero);
-		out_str(o, "below_ver0", r->below_ver0);
+		out_str(o, "zero", size_answer_name(&r->zero));
+		out_str(o, "below_ver0", size_answer_name(&r->below_ver0));
 		if (r->cap) out_u64(o, "cap", r->cap); else out_null(o, "cap");
 		out_str(o, "cap_since", r->cap_since ? kver_str(r->cap_since, kv) : NULL);
-		out_str(o, "tail", r->tail);
-		out_str(o, "writeback", r->writeback);
+		out_str(o, "tail", size_tail_name(r->tail));
+		out_str(o, "writeback", size_writeback_name(r->writeback));
 		out_end(o);
 	}
 

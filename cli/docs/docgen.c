@@ -5,6 +5,7 @@
 #include "kernel/probe.h"
 #include "model/errtable.h"
 #include "model/kver.h"
+#include "model/xlat.h"
 #include "base/banned.h"
 
 /* ---- escaping ---- */
@@ -377,53 +378,53 @@ static void size_rules(struct sbuf *sb, const struct syscall *sc)
 	}
 	if (!sc->has_rules)
 		return;
-	if (r->zero) {
+	if (r->zero.kind != SA_UNSAID) {
 		sbuf_adds(sb, "- **Size 0:** ");
-		if (!strcmp(r->zero, "ver0"))
+		if (r->zero.kind == SA_VER0)
 			sbuf_adds(sb, "taken as the first version (VER0).\n");
 		else {
-			md_code(sb, r->zero, false);
+			md_code(sb, size_answer_name(&r->zero), false);
 			sbuf_adds(sb, ".\n");
 		}
 	}
-	if (r->below_ver0) {
+	if (r->below_ver0.kind != SA_UNSAID) {
 		sbuf_adds(sb, "- **Below the first published size:** ");
-		md_code(sb, r->below_ver0, false);
+		md_code(sb, size_answer_name(&r->below_ver0), false);
 		sbuf_adds(sb, ".\n");
 	}
 	if (r->min)
 		sbuf_addf(sb, "- **Smallest size accepted:** %u bytes.\n", r->min);
 	if (r->cap) {
 		sbuf_addf(sb, "- **Largest size accepted:** %llu bytes; more is `%s`", (unsigned long long)r->cap,
-			  r->cap_errno ? r->cap_errno : "E2BIG");
+			  errno_name(r->cap_errno));
 		if (r->cap_since)
 			sbuf_addf(sb, " (the cap exists `since %s`)", kv(r->cap_since, b));
 		sbuf_adds(sb, ".\n");
 	}
-	if (r->tail) {
+	if (r->tail != TAIL_UNSAID) {
 		sbuf_adds(sb, "- **Bytes past the kernel's size:** ");
-		if (!strcmp(r->tail, "E2BIG"))
+		if (r->tail == TAIL_E2BIG)
 			sbuf_adds(sb, "must all be zero, else `E2BIG`.\n");
 		else {
-			md_code(sb, r->tail, false);
+			md_code(sb, size_tail_name(r->tail), false);
 			sbuf_adds(sb, ".\n");
 		}
 	}
-	if (r->writeback) {
-		sbuf_adds(sb, "- **Write-back:** ");
-		if (!strcmp(r->writeback, "none"))
-			sbuf_adds(sb, "none; the kernel writes nothing back about the size.\n");
-		else if (!strcmp(r->writeback, "size-on-e2big"))
-			sbuf_adds(sb, "on `E2BIG` the kernel writes its own size into the size field, so the caller learns "
-				      "what the kernel knows.\n");
-		else if (!strcmp(r->writeback, "size-on-success"))
-			sbuf_adds(sb, "on success the kernel writes the size it used.\n");
-		else if (!strcmp(r->writeback, "required-size"))
-			sbuf_adds(sb, "on `E2BIG` the kernel writes the size it needs through the size pointer.\n");
-		else {
-			md_code(sb, r->writeback, false);
-			sbuf_adds(sb, ".\n");
-		}
+	sbuf_adds(sb, "- **Write-back:** ");
+	switch (r->writeback) {
+	case WB_NONE:
+		sbuf_adds(sb, "none; the kernel writes nothing back about the size.\n");
+		break;
+	case WB_SIZE_ON_E2BIG:
+		sbuf_adds(sb, "on `E2BIG` the kernel writes its own size into the size field, so the caller learns "
+			      "what the kernel knows.\n");
+		break;
+	case WB_SIZE_ON_SUCCESS:
+		sbuf_adds(sb, "on success the kernel writes the size it used.\n");
+		break;
+	case WB_REQUIRED_SIZE:
+		sbuf_adds(sb, "on `E2BIG` the kernel writes the size it needs through the size pointer.\n");
+		break;
 	}
 	if (r->check_order) {
 		sbuf_adds(sb, "- **Order of the checks:** ");

@@ -331,7 +331,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 	const struct size_rules *r = &sc->rules;
 	int err = o->ret == -1 ? o->err : 0;
 	const char *en = err ? errno_name(err) : NULL;
-	bool output = r->tail && (!strcmp(r->tail, "zeroed") || !strcmp(r->tail, "untouched"));
+	bool output = r->tail == TAIL_ZEROED || r->tail == TAIL_UNTOUCHED;
 
 	if (err == ENOSYS) {
 		say(e, "this kernel (%s) has no %s; it was added in %s", kver_str(kv, kvs), sc->name,
@@ -343,13 +343,13 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 	if (!err) {
 		if (st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER) {
 			const struct sversion *v = version_of_size(st, size);
-			if (size == 0 && r->zero && !strcmp(r->zero, "ver0"))
+			if (size == 0 && r->zero.kind == SA_VER0)
 				say(e, "size 0 is taken as the first version (%u bytes), an old-ABI quirk of %s", ver0, sc->name);
 			else if (output && size < ksize)
 				say(e, "an output call: the kernel wrote only the first %llu of its %u bytes", (unsigned long long)size, ksize);
 			else if (output && size > ksize)
 				say(e, "an output call: the kernel wrote its %u bytes and %s the %llu past them", ksize,
-				    !strcmp(r->tail, "zeroed") ? "zeroed" : "left alone", (unsigned long long)(size - ksize));
+				    r->tail == TAIL_ZEROED ? "zeroed" : "left alone", (unsigned long long)(size - ksize));
 			else if (size < ksize)
 				say(e, "size %llu is smaller than this kernel's struct (%u): the kernel zero-filled bytes %llu..%u, so those fields mean the old behaviour",
 				    (unsigned long long)size, ksize, (unsigned long long)size, ksize - 1);
@@ -375,7 +375,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 			say(e, "size %llu is above the %llu-byte cap %s puts on its struct%s%s", (unsigned long long)size,
 			    (unsigned long long)r->cap, sc->name, r->cap_since ? ", added in " : "",
 			    r->cap_since ? kver_str(r->cap_since, since) : "");
-		} else if (size < ver0 && r->below_ver0 && !strcmp(r->below_ver0, "E2BIG")) {
+		} else if (size < ver0 && r->below_ver0.kind == SA_ERRNO && r->below_ver0.err == E2BIG) {
 			say(e, "size %llu is below the first version (%u): %s answers E2BIG rather than EINVAL", (unsigned long long)size,
 			    ver0, sc->name);
 		} else {
@@ -398,7 +398,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 			}
 		}
 	} else if (err == EINVAL && st && (st->nversions || r->min) && sc->size_where != SW_NONE &&
-		   sc->size_where != SW_POINTER && size < ver0 && !(size == 0 && r->zero && strcmp(r->zero, "EINVAL"))) {
+		   sc->size_where != SW_POINTER && size < ver0 && !(size == 0 && r->zero.kind != SA_UNSAID && !(r->zero.kind == SA_ERRNO && r->zero.err == EINVAL))) {
 		say(e, "size %llu is below the first published size, %u%s%s%s", (unsigned long long)size, ver0,
 		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
 		    st->nversions && st->versions[0].name ? ")" : "");

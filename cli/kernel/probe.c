@@ -332,10 +332,10 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	if (st) {
 		sb = structbuf_new(st->name, st, sc);
 		p->newest = cstruct_newest_size(st);
-		bool bisect = sc->has_rules && sc->rules.tail && !strcmp(sc->rules.tail, "E2BIG") &&
+		bool bisect = sc->has_rules && (sc->rules.tail == TAIL_E2BIG || sc->rules.tail == TAIL_UNSAID) &&
 			      (sc->size_where == SW_ARG || sc->size_where == SW_FIELD);
 		p->bisect_size = bisect ? (sc->rules.cap && sc->rules.cap < PAGE ? sc->rules.cap : PAGE) : 0;
-		p->writeback = sc->has_rules && sc->rules.writeback && !strcmp(sc->rules.writeback, "size-on-e2big") &&
+		p->writeback = sc->has_rules && sc->rules.writeback == WB_SIZE_ON_E2BIG &&
 			       sc->size_where == SW_FIELD;
 		structbuf_set_size(sb, PAGE); /* memory for bisection */
 		for (size_t i = 0; i < sc->nprobe_set; i++) {

@@ -142,6 +142,30 @@ bool ftype_signed(enum ftype t)
 	return t == FT_S8 || t == FT_S16 || t == FT_S32 || t == FT_S64;
 }
 
+const char *size_answer_name(const struct size_answer *a)
+{
+	switch (a->kind) {
+	case SA_OK: return "ok";
+	case SA_VER0: return "ver0";
+	case SA_ERRNO: return errno_name(a->err);
+	default: return NULL;
+	}
+}
+
+const char *size_tail_name(enum size_tail t)
+{
+	static const char *const names[] = { [TAIL_UNSAID] = NULL, [TAIL_E2BIG] = "E2BIG", [TAIL_ZEROED] = "zeroed",
+					     [TAIL_UNTOUCHED] = "untouched", [TAIL_IGNORED] = "ignored" };
+	return (unsigned)t <= TAIL_LAST ? names[t] : NULL;
+}
+
+const char *size_writeback_name(enum size_writeback w)
+{
+	static const char *const names[] = { [WB_NONE] = "none", [WB_SIZE_ON_E2BIG] = "size-on-e2big",
+					     [WB_SIZE_ON_SUCCESS] = "size-on-success", [WB_REQUIRED_SIZE] = "required-size" };
+	return (unsigned)w <= WB_LAST ? names[w] : NULL;
+}
+
 const char *fdir_name(enum fdir d)
 {
 	static const char *const names[] = { [FD_DEFAULT] = "default", [FD_IN] = "in", [FD_OUT] = "out",
@@ -187,7 +211,7 @@ int syscall_struct_arg(const struct syscall *sc)
 
 bool syscall_size_output(const struct syscall *sc)
 {
-	return sc->rules.tail && strcmp(sc->rules.tail, "E2BIG");
+	return sc->rules.tail != TAIL_UNSAID && sc->rules.tail != TAIL_E2BIG;
 }
 
 const char *check_step_name(enum check_step s)
@@ -203,10 +227,10 @@ bool check_step_applies(const struct syscall *sc, enum check_step s)
 {
 	const struct size_rules *r = &sc->rules;
 	switch (s) {
-	case CS_NULL: return r->null;
-	case CS_ZERO: return r->zero && strcmp(r->zero, "ok");
+	case CS_NULL: return r->null_errno != 0;
+	case CS_ZERO: return r->zero.kind == SA_ERRNO || r->zero.kind == SA_VER0;
 	case CS_CAP: return r->cap;
-	case CS_BELOW_VER0: return r->below_ver0 && strcmp(r->below_ver0, "ok");
+	case CS_BELOW_VER0: return r->below_ver0.kind == SA_ERRNO;
 	case CS_COPY_IN: return true;
 	case CS_COPY_OUT: return syscall_size_output(sc);
 	default: return false;
@@ -227,30 +251,30 @@ void check_describe_step(struct arena *a, const struct syscall *sc, struct check
 	case CS_NULL:
 		snprintf(text, sizeof(text), "%s == NULL", sa >= 0 ? sc->args[sa].name : "the struct");
 		snprintf(why, sizeof(why), "the struct pointer is NULL");
-		e = r->null;
+		e = errno_name(r->null_errno);
 		break;
 	case CS_ZERO:
 		snprintf(text, sizeof(text), "size == 0");
-		if (!strcmp(r->zero, "ver0"))
+		if (r->zero.kind == SA_VER0)
 			snprintf(why, sizeof(why), "size 0 is read as the first version, %u bytes (an old-ABI quirk)", syscall_ver0(sc));
 		else
-			snprintf(why, sizeof(why), "size 0 is refused"), e = r->zero;
+			snprintf(why, sizeof(why), "size 0 is refused"), e = errno_name(r->zero.err);
 		break;
 	case CS_CAP:
 		snprintf(text, sizeof(text), "size > %llu", (unsigned long long)r->cap);
 		snprintf(why, sizeof(why), "the size is above the %llu-byte cap", (unsigned long long)r->cap);
-		e = r->cap_errno ? r->cap_errno : "E2BIG";
+		e = errno_name(r->cap_errno);
 		ck->since = r->cap_since > sc->since ? r->cap_since : sc->since;
 		break;
 	case CS_BELOW_VER0:
 		snprintf(text, sizeof(text), "size < %u", syscall_ver0(sc));
 		snprintf(why, sizeof(why), "the size is below the first version, %u bytes", syscall_ver0(sc));
-		e = r->below_ver0;
+		e = errno_name(r->below_ver0.err);
 		break;
 	case CS_COPY_IN:
 		if (syscall_size_output(sc)) {
 			snprintf(text, sizeof(text), "the struct is read");
-			snprintf(why, sizeof(why), "the kernel reads the struct (an output call: its tail is %s)", r->tail);
+			snprintf(why, sizeof(why), "the kernel reads the struct (an output call: its tail is %s)", size_tail_name(r->tail));
 		} else {
 			snprintf(text, sizeof(text), "a nonzero byte past the kernel's struct");
 			snprintf(why, sizeof(why), "bytes past the kernel's struct must be zero; a short struct is zero-filled");
@@ -259,8 +283,8 @@ void check_describe_step(struct arena *a, const struct syscall *sc, struct check
 		break;
 	default: /* CS_COPY_OUT */
 		snprintf(text, sizeof(text), "the struct is written back");
-		snprintf(why, sizeof(why), "the kernel writes the struct back (tail %s, write-back %s)", r->tail,
-			 r->writeback ? r->writeback : "none");
+		snprintf(why, sizeof(why), "the kernel writes the struct back (tail %s, write-back %s)", size_tail_name(r->tail),
+			 size_writeback_name(r->writeback));
 		break;
 	}
 	char src[96];
@@ -555,9 +579,9 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 	MV_STR(r, sc->ioctl_fd), MV_STR(r, sc->size_name);
 	ENUM_OK(r, sc->kind, SK_LEGACY), ENUM_OK(r, sc->safety, SAFE_PRIVILEGED), ENUM_OK(r, sc->ioctl_dir, IOD_RW);
 	MV_REF(r, sc->st, c->structs, c->nstructs);
-	MV_STR(r, sc->rules.zero), MV_STR(r, sc->rules.below_ver0), MV_STR(r, sc->rules.tail);
-	MV_STR(r, sc->rules.writeback), MV_STR(r, sc->rules.check_order), MV_STR(r, sc->rules.cap_errno);
-	MV_STR(r, sc->rules.null);
+	ENUM_OK(r, sc->rules.zero.kind, SA_ERRNO), ENUM_OK(r, sc->rules.below_ver0.kind, SA_ERRNO);
+	ENUM_OK(r, sc->rules.tail, TAIL_LAST), ENUM_OK(r, sc->rules.writeback, WB_LAST);
+	MV_STR(r, sc->rules.check_order);
 	MV_STRS(r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
 	MV_STR(r, sc->probe_note);
 	ENUM_OK(r, sc->size_where, SW_NONE), ENUM_OK(r, sc->direction, FD_LAST);

@@ -93,16 +93,41 @@ struct sarg {
 
 enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };
 
+/* What a size rule answers: not stated, accepted, read as VER0 (size 0 only), or an errno. */
+enum size_answer_kind { SA_UNSAID, SA_OK, SA_VER0, SA_ERRNO };
+struct size_answer {
+	enum size_answer_kind kind;
+	int err;               /* the errno number, for SA_ERRNO */
+};
+/* Bytes past the kernel's struct: refused unless zero (an input struct), cleared, left as
+ * they are, or never looked at; TAIL_UNSAID reads as TAIL_E2BIG. */
+enum size_tail { TAIL_UNSAID, TAIL_E2BIG, TAIL_ZEROED, TAIL_UNTOUCHED, TAIL_IGNORED };
+#define TAIL_LAST TAIL_IGNORED
+/* What the kernel writes back: nothing, its size into the size field on E2BIG, the size on
+ * success, or the needed size through the size pointer on E2BIG. */
+enum size_writeback { WB_NONE, WB_SIZE_ON_E2BIG, WB_SIZE_ON_SUCCESS, WB_REQUIRED_SIZE };
+#define WB_LAST WB_REQUIRED_SIZE
+
+/* A call's size rules, typed at load: the size steps of its checks apply them. */
 struct size_rules {
-	const char *zero, *below_ver0, *tail, *writeback, *check_order;
-	const char *null;               /* the errno for a NULL struct pointer, where stated */
-	const char *cap_errno;          /* the errno above the cap (default E2BIG) */
+	struct size_answer zero, below_ver0; /* below_ver0 is never SA_VER0 */
+	int null_errno;        /* a NULL struct pointer's errno; 0: not stated */
+	int cap_errno;         /* the errno above the cap (E2BIG unless stated) */
+	enum size_tail tail;
+	enum size_writeback writeback;
+	const char *check_order;
 	const char **ignore_unknown;    /* flags holders whose unknown bits the kernel ignores */
 	size_t nignore_unknown;
 	unsigned min;          /* 0: VER0 */
 	uint64_t cap;          /* 0: none */
 	uint32_t cap_since;    /* 0: since the call */
 };
+/* "ok", "ver0" or the errno's name; NULL when not stated. */
+const char *size_answer_name(const struct size_answer *a);
+/* "E2BIG", "zeroed", "untouched", "ignored"; NULL for TAIL_UNSAID or out of range. */
+const char *size_tail_name(enum size_tail t);
+/* "none", "size-on-e2big", "size-on-success", "required-size"; NULL out of range. */
+const char *size_writeback_name(enum size_writeback w);
 
 struct serror { const char *errno_name, *meaning; };
 

@@ -739,8 +739,8 @@ static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
 static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_errno", "tail",
 					 "writeback", "null", "check_order", "ignore_unknown", NULL };
-static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };
-static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL };
+static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };               /* from TAIL_E2BIG */
+static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL }; /* from WB_NONE */
 static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
 static const char *const ioctl_dirs[] = { "none", "w", "r", "rw", NULL }; /* enum ioctl_dir */
 
@@ -1169,6 +1169,34 @@ static void load_size(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+/* A size rule's answer: an errno name, "ok", or for size 0 "ver0" (read as the first version). */
+static void load_size_answer(struct loader *L, json_t *ro, const char *key, bool ver0_ok, struct size_answer *a)
+{
+	const char *s = get_str(L, ro, key, false, "'rules'");
+	if (!s || L->failed)
+		return;
+	if (!strcmp(s, "ok"))
+		a->kind = SA_OK;
+	else if (ver0_ok && !strcmp(s, "ver0"))
+		a->kind = SA_VER0;
+	else if ((a->err = errno_from_name(s)) > 0)
+		a->kind = SA_ERRNO;
+	else {
+		a->err = 0;
+		push_key(L, key);
+		lerr(L, "'%s' must be an errno name or \"ok\"%s, not \"%s\"", key, ver0_ok ? " or \"ver0\"" : "", s);
+		pop(L);
+	}
+}
+
+/* An errno rule as its number; dflt when the rules do not state it. */
+static int load_rule_errno(struct loader *L, json_t *ro, const char *key, int dflt)
+{
+	const char *s = NULL;
+	check_errno_value(L, ro, key, "'rules'", false, &s);
+	return s && !L->failed ? errno_from_name(s) : dflt;
+}
+
 static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 {
 	json_t *ro = json_object_get(o, "rules");
@@ -1179,8 +1207,8 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 		struct size_rules *r = &sc->rules;
 		uint64_t v = 0;
 		sc->has_rules = true;
-		check_errno_value(L, ro, "zero", "'rules'", true, &r->zero);
-		check_errno_value(L, ro, "below_ver0", "'rules'", true, &r->below_ver0);
+		load_size_answer(L, ro, "zero", true, &r->zero);
+		load_size_answer(L, ro, "below_ver0", false, &r->below_ver0);
 		if (get_uint(L, ro, "min", false, "'rules'", 0, 1u << 20, &v))
 			r->min = (unsigned)v;
 		json_t *cap = json_object_get(ro, "cap");
@@ -1188,11 +1216,11 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 			r->cap = v;
 		r->cap_since = get_kver(L, ro, "cap_since", false, "'rules'");
 		if (json_object_get(ro, "tail"))
-			r->tail = arena_strdup(L->a, tails[pick(L, ro, "tail", "'rules'", tails, 0)]);
-		r->writeback = arena_strdup(L->a, writebacks[pick(L, ro, "writeback", "'rules'", writebacks, 0)]);
+			r->tail = (enum size_tail)(TAIL_E2BIG + pick(L, ro, "tail", "'rules'", tails, 0));
+		r->writeback = (enum size_writeback)(WB_NONE + pick(L, ro, "writeback", "'rules'", writebacks, 0));
 		r->check_order = get_str(L, ro, "check_order", false, "'rules'");
-		check_errno_value(L, ro, "cap_errno", "'rules'", false, &r->cap_errno);
-		check_errno_value(L, ro, "null", "'rules'", false, &r->null);
+		r->cap_errno = load_rule_errno(L, ro, "cap_errno", E2BIG);
+		r->null_errno = load_rule_errno(L, ro, "null", 0);
 		r->ignore_unknown = get_strings(L, ro, "ignore_unknown", "'rules'", &r->nignore_unknown);
 	}
 	pop(L);
@@ -1586,14 +1614,6 @@ static int cmp_str(const void *a, const void *b)
 		}                                         \
 	} while (0)
 
-static bool one_of(const char *s, const char *const *choices)
-{
-	for (size_t i = 0; s && choices[i]; i++)
-		if (!strcmp(s, choices[i]))
-			return true;
-	return false;
-}
-
 static bool errno_ok(const char *s, bool allow_ok)
 {
 	return !s || (allow_ok && (!strcmp(s, "ok") || !strcmp(s, "ver0"))) || errno_from_name(s) > 0;
@@ -1748,6 +1768,14 @@ static int check_features(const struct syscall *sc, struct sbuf *why)
 	return 0;
 }
 
+/* A size answer as the loader makes them: an errno number only with SA_ERRNO, VER0 only for size 0. */
+static bool answer_ok(const struct size_answer *a, bool ver0_ok)
+{
+	if ((unsigned)a->kind > SA_ERRNO || (a->kind == SA_VER0 && !ver0_ok))
+		return false;
+	return a->kind == SA_ERRNO ? errno_name(a->err) != NULL : a->err == 0;
+}
+
 static int check_size(const struct syscall *sc, struct sbuf *why)
 {
 	bool named = sc->size_where == SW_ARG || sc->size_where == SW_FIELD || sc->size_where == SW_POINTER, found = false;
@@ -1759,8 +1787,8 @@ static int check_size(const struct syscall *sc, struct sbuf *why)
 		found |= !strcmp(sc->args[i].name, sc->size_name);
 	CHECK(!named || found, "%s: the size '%s' is not there", sc->name, sc->size_name);
 	const struct size_rules *r = &sc->rules;
-	CHECK(errno_ok(r->zero, true) && errno_ok(r->below_ver0, true) && errno_ok(r->cap_errno, false) &&
-		      (!r->tail || one_of(r->tail, tails)) && (!r->writeback || one_of(r->writeback, writebacks)) &&
+	CHECK(answer_ok(&r->zero, true) && answer_ok(&r->below_ver0, false) && (!r->null_errno || errno_name(r->null_errno)) &&
+		      (!r->cap || errno_name(r->cap_errno)) && r->tail <= TAIL_LAST && r->writeback <= WB_LAST &&
 		      r->min <= 1u << 20 && r->cap <= 1u << 30,
 	      "%s: the size rules", sc->name);
 	return 0;
@@ -1985,7 +2013,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 10 /* format version */ };
+		sizeof(struct expr_insn), 11 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

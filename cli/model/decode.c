@@ -270,7 +270,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		if ((int)i == buf_arg && sc->st) {
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
-			if (!size && sc->has_rules && sc->rules.zero && !strcmp(sc->rules.zero, "ver0") && st->nversions)
+			if (!size && sc->has_rules && sc->rules.zero.kind == SA_VER0 && st->nversions)
 				size = st->versions[0].size; /* the kernel reads size 0 as VER0, and so does strace */
 			decode_struct(sb, cat, st, o->before, o->len, size, v);
 			put_writeback(sb, cat, st, o);

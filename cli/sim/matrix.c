@@ -118,7 +118,7 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 			sim_call(cat, &req, &so, &o, &why);
 			unsigned ksize = cstruct_size_at(st, so.kv);
 			uint64_t usize = req.size;
-			if (!usize && sc->rules.zero && !strcmp(sc->rules.zero, "ver0") && nv)
+			if (!usize && sc->rules.zero.kind == SA_VER0 && nv)
 				usize = st->versions[0].size;
 			m->cells[r * m->ncols + c] = classify(&o, usize, ksize);
 			m->cell_errno[r * m->ncols + c] = o.ret == -1 ? o.err : 0;
@@ -150,12 +150,12 @@ const char *matrix_cell_name(const struct matrix *m, size_t r, size_t c)
 {
 	static const char *const names[] = { "ok", "zero-filled", "zero tail accepted", "E2BIG", "EINVAL", "ENOSYS" };
 	enum cell k = m->cells[r * m->ncols + c];
-	const char *tail = m->sc->rules.tail;
-	bool output = tail && (!strcmp(tail, "zeroed") || !strcmp(tail, "untouched"));
+	enum size_tail tail = m->sc->rules.tail;
+	bool output = tail == TAIL_ZEROED || tail == TAIL_UNTOUCHED;
 	if (output && k == CELL_ZERO_FILLED)
 		return "truncated"; /* an output call writes only what fits */
 	if (output && k == CELL_ZERO_TAIL)
-		return !strcmp(tail, "zeroed") ? "tail zeroed" : "tail untouched";
+		return tail == TAIL_ZEROED ? "tail zeroed" : "tail untouched";
 	if (k == CELL_OTHER) {
 		const char *n = errno_name(m->cell_errno[r * m->ncols + c]);
 		return n ? n : "error";

@@ -358,7 +358,7 @@ struct run {
 static void writeback_on_e2big(struct run *r)
 {
 	const struct field *sf = r->sc->size_where == SW_FIELD ? r->st->size_field : NULL;
-	if (r->sc->rules.writeback && !strcmp(r->sc->rules.writeback, "size-on-e2big") && sf &&
+	if (r->sc->rules.writeback == WB_SIZE_ON_E2BIG && sf &&
 	    sf->offset + sf->size <= r->len)
 		le_store(r->o->after + sf->offset, sf->elem_size, r->ksize);
 }
@@ -429,9 +429,9 @@ static void step_copy_out(struct run *r)
 	uint64_t usize = r->usize;
 	unsigned ksize = r->ksize;
 	size_t len = r->len;
-	if (rl->tail && !strcmp(rl->tail, "zeroed") && ksize < usize && ksize < len)
+	if (rl->tail == TAIL_ZEROED && ksize < usize && ksize < len)
 		memset(r->o->after + ksize, 0, (usize < len ? (size_t)usize : len) - ksize);
-	if (rl->writeback && !strcmp(rl->writeback, "size-on-success") && r->st->size_field &&
+	if (rl->writeback == WB_SIZE_ON_SUCCESS && r->st->size_field &&
 	    r->st->size_field->offset + r->st->size_field->size <= len)
 		le_store(r->o->after + r->st->size_field->offset, r->st->size_field->elem_size, usize < ksize ? usize : ksize);
 	say(r->why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", r->ks,
@@ -573,7 +573,7 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		return fail(o, ENOSYS);
 	}
 	int sa = syscall_struct_arg(sc);
-	bool null = req->buf_arg < 0 && sa >= 0 && !req->args[sa] && sc->rules.null;
+	bool null = req->buf_arg < 0 && sa >= 0 && !req->args[sa] && sc->rules.null_errno;
 	struct run r = { cat, req, opt, sc, st, o, why, req->size, 0, o->len, null, false, false, false, "" };
 	memcpy(r.ks, ks, sizeof(r.ks));
 	if (null) {

@@ -288,8 +288,8 @@ static void rebuild(struct design *d)
 		sc->size_name = "usize";
 		sc->size_bits = 64;
 		sc->has_rules = true;
-		sc->rules = (struct size_rules){ .zero = "EINVAL", .below_ver0 = "EINVAL", .tail = "E2BIG",
-						 .writeback = "none", .cap = 4096 };
+		sc->rules = (struct size_rules){ .zero = { SA_ERRNO, EINVAL }, .below_ver0 = { SA_ERRNO, EINVAL },
+						 .tail = TAIL_E2BIG, .writeback = WB_NONE, .cap = 4096, .cap_errno = E2BIG };
 		sc->checks = arena_alloc(a, sizeof(*sc->checks) * (CS_LAST + 1));
 		checks_insert_steps(a, sc, sc->checks, NULL, &sc->nchecks); /* the size convention's steps, in its default order */
 		sc->errors = arena_alloc(a, sizeof(*sc->errors) * 2);

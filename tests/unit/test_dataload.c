@@ -76,9 +76,9 @@ static bool same_struct(const struct cstruct *a, const struct cstruct *b)
 
 static bool same_rules(const struct size_rules *a, const struct size_rules *b)
 {
-	return same_str(a->zero, b->zero) && same_str(a->below_ver0, b->below_ver0) && same_str(a->tail, b->tail) &&
-	       same_str(a->writeback, b->writeback) && same_str(a->check_order, b->check_order) &&
-	       same_str(a->cap_errno, b->cap_errno) &&
+	return a->zero.kind == b->zero.kind && a->zero.err == b->zero.err && a->below_ver0.kind == b->below_ver0.kind &&
+	       a->below_ver0.err == b->below_ver0.err && a->tail == b->tail && a->writeback == b->writeback &&
+	       same_str(a->check_order, b->check_order) && a->cap_errno == b->cap_errno && a->null_errno == b->null_errno &&
 	       same_strs(a->ignore_unknown, a->nignore_unknown, b->ignore_unknown, b->nignore_unknown) &&
 	       a->min == b->min && a->cap == b->cap && a->cap_since == b->cap_since;
 }
@@ -248,6 +248,24 @@ static void e_call_dir(struct catalog *c, size_t i, int d)
 	else
 		c->syscalls[i].direction = saved;
 }
+/* below the first version "read as VER0", which only size 0 can be */
+static void e_below_ver0(struct catalog *c, size_t i, int d)
+{
+	static struct size_answer saved;
+	if (d > 0)
+		saved = c->syscalls[i].rules.below_ver0, c->syscalls[i].rules.below_ver0 = (struct size_answer){ SA_VER0, 0 };
+	else
+		c->syscalls[i].rules.below_ver0 = saved;
+}
+/* a size rule's errno that is no errno */
+static void e_zero_errno(struct catalog *c, size_t i, int d)
+{
+	static struct size_answer saved;
+	if (d > 0)
+		saved = c->syscalls[i].rules.zero, c->syscalls[i].rules.zero = (struct size_answer){ SA_ERRNO, 100000 };
+	else
+		c->syscalls[i].rules.zero = saved;
+}
 /* a step turned into another that is already in the list */
 static void e_step_twice(struct catalog *c, size_t i, int d)
 {
@@ -287,6 +305,7 @@ static void cache_forgeries(struct catalog *c)
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
 		{ e_copy_last, "copy-in after a check that reads the struct", 6 },
 		{ e_step_twice, "a size step twice", 7 },
+		{ e_below_ver0, "a size below VER0 read as VER0", 3 }, { e_zero_errno, "a size rule's errno out of range", 3 },
 		{ e_fdir, "a field's own way in a one-way struct", 8 }, { e_call_dir, "a call direction of inout", 4 },
 		{ e_env, "an env kind that is not one", 5 }, { e_nerrnos, "a check without errnos", 5 },
 	};
