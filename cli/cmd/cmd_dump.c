@@ -92,6 +92,10 @@ int cmd_dump(struct session *s, int argc, char **argv)
 		out_text(o, " (the kernel reads the size from field '%s': %llu)", b->size_field->name,
 			 (unsigned long long)ksize);
 	out_text(o, ", newest known %u\n", cstruct_newest_size(st));
+	enum fdir way = b->sc && b->sc->st == st && b->sc->direction != FD_DEFAULT ? b->sc->direction : st->direction;
+	if (way == FD_OUT)
+		out_text(o, "  (an output struct%s%s: the kernel writes it and checks none of it)\n", b->sc ? " of " : "",
+			 b->sc ? b->sc->name : "");
 	out_text(o, "  %s%5s  %-23s  %-22s %s%s\n", out_color(o, OC_DIM), "OFF", "BYTES", "FIELD", "VALUE",
 		 out_color(o, OC_RESET));
 
@@ -118,6 +122,9 @@ int cmd_dump(struct session *s, int argc, char **argv)
 			sbuf_addf(&shownval, "   <- %s", note);
 		if (reserved_bad)
 			sbuf_adds(&shownval, "   !! reserved, must be zero");
+		enum fdir dir = field_direction(b->sc && b->sc->st == st ? b->sc : NULL, st, f);
+		if (way == FD_INOUT && (dir == FD_OUT || dir == FD_IGNORED)) /* in an in/out struct: not read */
+			sbuf_addf(&shownval, "   (%s)", fdir_name(dir));
 		if (is_ptr) {
 			dump_row(o, f->offset, p, 0, f->name, shownval.buf, false);
 		} else if (f->count && f->size > 8 && mem_all_zero(p, f->size)) {
@@ -138,6 +145,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 		out_u64(o, "offset", f->offset);
 		out_u64(o, "size", f->size);
 		out_str(o, "type", f->type_text);
+		out_str(o, "direction", fdir_name(dir));
 		out_str(o, "bytes", is_ptr ? NULL : hex.buf);
 		if (f->count || is_ptr)
 			out_null(o, "value");
