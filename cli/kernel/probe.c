@@ -308,11 +308,15 @@ static void add_candidates(struct sprobe *p, const struct cstruct *st)
 		p->cand[p->ncand++] = o;
 }
 
-/* Output fields (the kernel writes them) are not probed as inputs. */
-static bool skipped(const struct syscall *sc, const char *field)
+/* Fields the call does not read (their direction is out or ignored) are not probed as
+ * inputs, nor those the recipe's skip_fields names (a request mask the kernel ignores by
+ * design). */
+static bool skipped(const struct syscall *sc, const struct cstruct *st, const struct field *f)
 {
+	if (!field_is_input(sc, st, f))
+		return true;
 	for (size_t i = 0; i < sc->nprobe_skip; i++)
-		if (!strcmp(sc->probe_skip[i], "*") || !strcmp(sc->probe_skip[i], field))
+		if (!strcmp(sc->probe_skip[i], "*") || !strcmp(sc->probe_skip[i], f->name))
 			return true;
 	return false;
 }
@@ -390,7 +394,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 		for (size_t i = 0; st && i < st->nfields; i++) {
 			const struct field *f = &st->fields[i];
 			if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest &&
-			    !skipped(sc, f->name))
+			    !skipped(sc, st, f))
 				add_word(cat, sc, p, f->name, f->flagset, (int)f->offset, f->elem_size, -1, spv);
 		}
 		for (size_t i = 0; i < sc->nargs; i++) {
