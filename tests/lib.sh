@@ -29,3 +29,34 @@ start_httpd() {
 	P=$(cat port.txt)
 	U=http://127.0.0.1:$P
 }
+
+# need_linux [MESSAGE]: skips the test (exit 77) anywhere but on Linux, saying why.
+need_linux() {
+	[ "$(uname -s)" = Linux ] && return 0
+	echo "${1:-not Linux (this is $(uname -s))}"
+	exit 77
+}
+
+# need COMMAND [MESSAGE]: skips the test (exit 77) when COMMAND is not on PATH.
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "${2:-$1 is missing}"
+	exit 77
+}
+
+# scratch_dir: makes a temporary directory, enters it and removes it at exit; sets d.
+scratch_dir() {
+	d=$(mktemp -d) && cd "$d" || exit 1
+	trap 'rm -rf "$d"' EXIT
+}
+
+# kernel_release: the running kernel's MAJOR.MINOR, the version 'target sim' is given to
+# compare the simulator with the live kernel.
+kernel_release() {
+	uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/'
+}
+
+# T ARGS: tmux on the test's own server ($sock names it), without the user's configuration.
+T() {
+	tmux -L "$sock" -f /dev/null "$@"
+}

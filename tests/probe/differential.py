@@ -27,6 +27,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from jsondocs import docs  # noqa: E402
+
 INCONCLUSIVE = {"EPERM", "EACCES", "ENOSYS", "E2BIG"}
 UNMAKEABLE = {"USERNS_FD", "IO_URING_FD", "CGROUP_FD"}
 
@@ -48,17 +51,6 @@ def num(text):
 def run_json(argv):
     out = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return out
-
-
-def docs(text):
-    dec, i, res = json.JSONDecoder(), 0, []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return res
-        d, i = dec.raw_decode(text, i)
-        res.append(d)
 
 
 def main():

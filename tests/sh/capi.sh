@@ -5,11 +5,11 @@
 # host program whose own child and process state the library must leave alone; without a
 # catalogue: EIO.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-command -v cc >/dev/null || { echo "no C compiler"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+need cc "no C compiler"
 [ -f "$BUILD/libxsc.a" ] || { echo "no $BUILD/libxsc.a"; exit 1; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+scratch_dir
 export XDG_CACHE_HOME=$d/cache
 fail=0
 no() { echo "FAIL $*"; fail=1; }

@@ -5,8 +5,9 @@
 # give at least 130 certain answers (the rest depend on the world the simulator cannot see and
 # are held to their possible lists). The overall agreement is printed, not asserted (issue 24).
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-command -v python3 >/dev/null || { echo "no python3"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+need python3 "no python3"
 python3 "$top/tests/difftest.py" --xsc "$XSC" --data "$top/data" --cases 200 --seed 24 \
 	--check-size-only --no-misses --min-compared 130 --quiet >out.txt 2>&1
 rc=$?

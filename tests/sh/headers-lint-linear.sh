@@ -4,7 +4,8 @@
 # 1.3 s. Then 20,000 size versions that name no struct (matching each against every struct
 # took over 60 s; now 0.9 s).
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need python3
 "$XSC" lint "$top/tests/headers/lint/hole.h" >/dev/null 2>&1
 [ $? -le 1 ] || { echo "libclang is not usable here"; exit 77; }
 python3 - <<'PY'

@@ -9,10 +9,8 @@
 # catalogue decides (numbers, argument kinds, ioctl requests) --unsafe never lifts.
 # Runs as the current user and, as root, again as uid 65534.
 set -u
-if [ "$(uname -s)" != Linux ]; then
-	echo "live calls need Linux"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux"
 case $(uname -m) in
 x86_64) unlinkat=263 ;;
 aarch64) unlinkat=35 ;;

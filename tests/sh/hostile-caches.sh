@@ -15,7 +15,8 @@
 #    names (lint), lessons, transcripts and quoted input (errors) reach the terminal or file
 #    escaped, and JSON as \u001b.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need python3
 d=$(mktemp -d) && cd "$d" || exit 1
 chmod 755 "$d"
 trap 'rm -rf "$d"' EXIT

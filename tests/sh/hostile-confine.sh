@@ -11,9 +11,10 @@
 # them, not file permissions). A Landlock-less kernel is tested with XSC_TEST_NO_LANDLOCK=1:
 # calls that may write through a path are then refused without --unsafe.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "live calls need Linux"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 (for the victims' snapshots) is not installed"; exit 77; }
-command -v lsattr >/dev/null || { echo "lsattr (e2fsprogs) is not installed"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux"
+need python3 "python3 (for the victims' snapshots) is not installed"
+need lsattr "lsattr (e2fsprogs) is not installed"
 w=$(mktemp -d /tmp/xsc-confine.XXXXXX) || exit 1
 trap 'chattr -R -ia "$w" 2>/dev/null; rm -rf "$w"' EXIT INT TERM
 chmod 755 "$w"

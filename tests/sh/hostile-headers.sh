@@ -6,7 +6,8 @@
 # clear error within a bounded time and memory, and leave nothing in the scratch directory
 # or $TMPDIR (both private to this test). Also: a correct header still parses.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need python3
 "$XSC" lint "$top/tests/headers/lint/hole.h" >/dev/null 2>&1
 [ $? -eq 1 ] || { echo "libclang is not usable here"; exit 77; }
 mkdir -p scratch tmp
@@ -204,7 +205,8 @@ if [ "$(id -u)" = 0 ] && [ -z "${XSC_HOSTILE_UNPRIVILEGED:-}" ] && command -v se
 	trap 'rm -rf "$w"' EXIT INT TERM
 	chmod 755 "$w"
 	mkdir -p "$w/tests/headers/lint" "$w/run"
-	cp "$XSC" "$w/xsc" && cp "$0" "$w/hostile-headers.sh" && cp "$top/tests/headers/lint/hole.h" "$w/tests/headers/lint/"
+	cp "$XSC" "$w/xsc" && cp "$0" "$w/hostile-headers.sh" && cp "$top/tests/headers/lint/hole.h" "$w/tests/headers/lint/" &&
+		cp "$top/tests/lib.sh" "$w/tests/"
 	chmod -R a+rX "$w"
 	chown 65534:65534 "$w/run"
 	(cd "$w/run" && HOME=$w/run XSC=$w/xsc top=$w XSC_HOSTILE_UNPRIVILEGED=1 \

@@ -1,6 +1,7 @@
 # Every --json output parses and holds the keys DESIGN.md §2 promises.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need python3
 X() { "$XSC" --data "$top/data" "$@"; }
 fail=0
 check() { # NAME PYTHON-CHECK < json

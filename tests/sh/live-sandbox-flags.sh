@@ -3,7 +3,8 @@
 # must succeed for the test to mean anything; a kernel without file_setattr (before 6.17)
 # or a file system without the flags skips it.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "live calls need Linux"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (CAP_LINUX_IMMUTABLE)"; exit 77; }
 d=$(mktemp -d) && cd "$d" || exit 1
 trap 'chattr -R -ia "$d" 2>/dev/null; rm -rf "$d"' EXIT

@@ -4,10 +4,8 @@
 # answers (/work/shared/kernel-facts.md §21 and "Live measurements on 6.18").
 # A script whose call answers ENOSYS here is skipped; the whole test is skipped off Linux.
 set -u
-if [ "$(uname -s)" != Linux ]; then
-	echo "live calls need Linux (this is $(uname -s))"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux (this is $(uname -s))"
 . "$top/tests/live/mnt-id.sh"
 live=$top/tests/live
 fail=0 ran=0 skipped=0

@@ -4,18 +4,13 @@
 # unprivileged user namespaces are off it may fail to set up or get EPERM/EACCES, but xsc
 # must not crash: it exits 0 with the error reported as the call's answer.
 set -u
-if [ "$(uname -s)" != Linux ]; then
-	echo "live calls need Linux"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "needs root to switch to uid 65534"
 	exit 77
 fi
-if ! command -v setpriv >/dev/null 2>&1; then
-	echo "setpriv (util-linux) is not installed"
-	exit 77
-fi
+need setpriv "setpriv (util-linux) is not installed"
 fail=0
 # A world-readable copy of the binary, the catalogue and the scripts: the test's own
 # directory (and perhaps the source tree) is not open to uid 65534.

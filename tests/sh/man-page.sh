@@ -2,7 +2,8 @@
 # xsc.1 comes from Markdown through cmark's man renderer and renders with man -l;
 # the bash completion is generated from the command table and is valid bash.
 set -eu
-command -v man >/dev/null || { echo "man (man-db) is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need man "man (man-db) is missing"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 SOURCE_DATE_EPOCH=0 "$XSC" --data "$top/data" docs --man "$w/xsc.1" --completion "$w/xsc.bash"

@@ -4,10 +4,10 @@
 # reports unsupported draws EINVAL; bits the catalogue does not know: accepted exactly when
 # the probe lists them in unknown_bits_accepted. See tests/probe/differential.py.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+need python3 "python3 missing"
+scratch_dir
 export XDG_CACHE_HOME=$d/cache
 . "$top/tests/live/mnt-id.sh"
 mnt=$(root_mnt_id)

@@ -6,10 +6,10 @@
 # io_uring last_op 62, UFFD features 0x1ffff, the flag scans of "Live measurements on 6.18").
 # Other kernels: the shape is checked, then skip (the values are facts of 6.18).
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+need python3 "python3 missing"
+scratch_dir
 export XDG_CACHE_HOME=$d/cache
 "$XSC" --data "$top/data" probe --json --no-cache >probe.json 2>probe.err
 rc=$?

@@ -9,10 +9,10 @@
 #    kernel release are ignored and rewritten; a subset served from the cache counts only
 #    its own syscalls.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+need python3 "python3 missing"
+scratch_dir
 export XDG_CACHE_HOME=$d/cache
 cache=$XDG_CACHE_HOME/xsc/probe.json
 fail=0

@@ -2,12 +2,12 @@
 # never "available" and never "no": its feature bit 0 stays clear and the others are not
 # claimed; the syscalls the filter lets through are probed as usual.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "not Linux"
 [ "$(uname -m)" = x86_64 ] || { echo "syscall numbers below are x86_64's"; exit 77; }
-command -v cc >/dev/null || { echo "no C compiler"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+need cc "no C compiler"
+need python3 "python3 missing"
+scratch_dir
 export XDG_CACHE_HOME=$d/cache
 cc -o seccomp-eperm "$top/tests/probe/seccomp-eperm.c" || { echo "FAIL cannot build the filter helper"; exit 1; }
 fail=0

@@ -3,12 +3,12 @@
 # want of privilege (bpf, perf_event_open, the namespace flags: "inconclusive" with a reason,
 # or still "yes"), and the kernel's own answers (sizes, queries) are the same as root's.
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
+. "$top/tests/lib.sh"
+need_linux "not Linux"
 [ "$(id -u)" = 0 ] || { echo "not root: cannot drop to uid 65534"; exit 77; }
-command -v setpriv >/dev/null || { echo "setpriv missing"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-d=$(mktemp -d) && cd "$d" || exit 1
-trap 'rm -rf "$d"' EXIT
+need setpriv "setpriv missing"
+need python3 "python3 missing"
+scratch_dir
 # a world-readable copy: the tree (or $HOME) may not be reachable for nobody
 mkdir -p w/home
 cp "$XSC" w/xsc && cp -r "$top/data" w/data || exit 1

@@ -6,14 +6,11 @@
 # a second SIGTERM during a long header parse ends xsc at once, its scratch copy removed; ^Z
 # and ^\ at the prompt give the shell its terminal modes back; SIGINT stops a fetch at once.
 set -u
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux is not installed"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need tmux "tmux is not installed"
 unset TMUX
 d=$(mktemp -d)
 sock=xsc-signals-$$
-T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server >/dev/null 2>&1; rm -rf "$d"' EXIT INT TERM
 export TMUX_TMPDIR=$d XDG_STATE_HOME=$d/state XSC_SANDBOX_DIR=$d/scratch
 mkdir -p "$XSC_SANDBOX_DIR"
@@ -42,7 +39,6 @@ start() {
 		i=$((i + 1))
 	done
 }
-. "$top/tests/lib.sh" # wait_for
 # wait_status WANT WHAT: the shell around xsc wrote "exit WANT"
 wait_status() {
 	i=0

@@ -1,14 +1,11 @@
 # Drives the real REPL in tmux: the prompt, TAB completion of commands, syscall, field and
 # flag names (also after '|'), and history that persists across restarts.
 set -u
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "tmux is not installed"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need tmux "tmux is not installed"
 unset TMUX
 export TMUX_TMPDIR=$PWD
 sock=xsc-test-$$
-T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server >/dev/null 2>&1' EXIT INT TERM
 fail=0
 pane=pane.txt
@@ -17,7 +14,6 @@ start() {
 	T new-session -d -s xsc -x 200 -y 50 "$XSC --data $top/data" || { echo "FAIL: tmux cannot start"; exit 1; }
 	wait_for '^xsc> *$' "the prompt"
 }
-. "$top/tests/lib.sh" # wait_for
 keys() { T send-keys -t xsc "$@"; }
 text() { T send-keys -t xsc -l "$1"; }
 # a fresh line on a clear screen

@@ -7,9 +7,10 @@
 # sched_setattr and sched_getattr have no cases: linux-source-7.3's
 # tools/testing/selftests/sched holds only cs_prctl_test.c (core scheduling through prctl).
 set -u
-[ "$(uname -s)" = Linux ] || { echo "live calls need Linux (this is $(uname -s))"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 77; }
-rel=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+. "$top/tests/lib.sh"
+need_linux "live calls need Linux (this is $(uname -s))"
+need python3 "python3 missing"
+rel=$(kernel_release)
 . "$top/tests/live/mnt-id.sh"
 mnt=$(root_mnt_id)
 fail=0 n=0
@@ -24,18 +25,10 @@ for t in "$top"/tests/selftests/*.xsc; do
 	"$XSC" --data "$top/data" --json --keep-going "$name.xsc" >"$name.live" 2>"$name.live.err" </dev/null
 	"$XSC" --data "$top/data" --json --keep-going "$name-sim.xsc" >"$name.sim" 2>"$name.sim.err" </dev/null
 	python3 - "$name" <<'PY' || fail=1
-import json, re, sys
+import os, re, sys
 name = sys.argv[1]
-def calls(path):
-    text, out, dec, i = open(path).read(), [], json.JSONDecoder(), 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        doc, i = dec.raw_decode(text, i)
-        if isinstance(doc, dict) and "syscall" in doc and "target" in doc:
-            out.append(doc)
+sys.path.insert(0, os.path.join(os.environ["top"], "tests"))
+from jsondocs import calls
 # the script: which call each line belongs to, and the calls marked as known disagreements
 call_of, marked, k, mark = {}, {}, -1, None
 for ln, line in enumerate(open(name + ".xsc"), 1):

@@ -3,8 +3,9 @@
 # where an answer the simulator cannot know (ENOENT for a missing object, ENODATA for a
 # missing attribute: the state of the system, not the rules) counts as "accepted".
 set -u
-[ "$(uname -s)" = Linux ] || { echo "not Linux"; exit 77; }
-rel=$(uname -r | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+. "$top/tests/lib.sh"
+need_linux "not Linux"
+rel=$(kernel_release)
 . "$top/tests/live/mnt-id.sh"
 mnt=$(root_mnt_id)
 fail=0 n=0
@@ -16,18 +17,10 @@ for t in "$top"/tests/live/*.xsc; do
 	"$XSC" --data "$top/data" --json --keep-going live.xsc >live.json 2>/dev/null
 	"$XSC" --data "$top/data" --json --keep-going sim.xsc >sim.json 2>/dev/null
 	python3 - "$name" live.json sim.json <<'PY' || fail=1
-import json, sys
+import os, sys
 name, live, sim = sys.argv[1], sys.argv[2], sys.argv[3]
-def calls(path):
-    text, out, dec, i = open(path).read(), [], json.JSONDecoder(), 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return out
-        doc, i = dec.raw_decode(text, i)
-        if isinstance(doc, dict) and "syscall" in doc and "target" in doc:
-            out.append(doc)
+sys.path.insert(0, os.path.join(os.environ["top"], "tests"))
+from jsondocs import calls
 RULES = {"EINVAL", "E2BIG", "ENOTTY", "EFAULT", "ENOSYS", "EEXTSYS_NOOP"}
 def verdict(c):
     e = c.get("errno_name")

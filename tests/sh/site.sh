@@ -2,7 +2,8 @@
 # The static site: links and anchors resolve, no external requests, reproducible, atomic,
 # the search index finds the names, the catalogue's hostile strings come out escaped.
 set -eu
-command -v python3 >/dev/null || { echo "python3 is missing"; exit 77; }
+. "$top/tests/lib.sh"
+need python3
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 "$XSC" --data "$top/data" site -o "$w/a/site" >/dev/null

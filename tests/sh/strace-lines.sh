@@ -16,18 +16,10 @@
 set -u
 # LeakSanitizer cannot run under ptrace (make check runs this with a sanitizer build)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-if [ "$(uname -s)" != Linux ]; then
-	echo "strace comparison needs Linux"
-	exit 77
-fi
-if ! command -v strace >/dev/null 2>&1; then
-	echo "strace is not installed"
-	exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "python3 (for the line comparison) is not installed"
-	exit 77
-fi
+. "$top/tests/lib.sh"
+need_linux "strace comparison needs Linux"
+need strace "strace is not installed"
+need python3 "python3 (for the line comparison) is not installed"
 # strace must be able to trace here (ptrace may be forbidden in a container)
 if ! strace -qq -e trace=getpid -o /dev/null true >/dev/null 2>&1; then
 	echo "strace cannot trace in this environment"
