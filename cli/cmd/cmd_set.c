@@ -7,19 +7,7 @@
 
 const struct field *find_field_or_err(struct session *s, const char *name)
 {
-	const struct cstruct *st = s->cur->st;
-	const struct field *f = cstruct_find_field(st, name);
-	if (f)
-		return f;
-	struct suggest sg = SUGGEST_INIT(name, 3);
-	for (size_t i = 0; i < st->nfields; i++)
-		suggest_add(&sg, st->fields[i].name);
-	const char *best = suggest_best(&sg);
-	if (best)
-		err("struct %s has no field '%s' (did you mean '%s'?)", st->name, name, best);
-	else
-		err("struct %s has no field '%s'", st->name, name);
-	return NULL;
+	return structbuf_field_or_err(s->cur, name);
 }
 
 /* Joins argv[from..] with spaces, so `set flags O_CREAT | O_EXCL` works unquoted. */

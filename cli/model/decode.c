@@ -250,6 +250,13 @@ static void decode_uncertainty(struct sbuf *sb, const struct outcome *o)
 	sbuf_adds(sb, ")");
 }
 
+uint64_t decode_shown_size(const struct syscall *sc, const struct cstruct *st, uint64_t size)
+{
+	if (!size && sc->has_rules && sc->rules.zero.kind == SA_VER0 && st->nversions)
+		return st->versions[0].size; /* the kernel reads size 0 as VER0, and so does strace */
+	return size;
+}
+
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		 const struct outcome *o, int buf_arg)
 {
@@ -270,9 +277,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		if ((int)i == buf_arg && sc->st) {
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
-			if (!size && sc->has_rules && sc->rules.zero.kind == SA_VER0 && st->nversions)
-				size = st->versions[0].size; /* the kernel reads size 0 as VER0, and so does strace */
-			decode_struct(sb, cat, st, o->before, o->len, size, v);
+			decode_struct(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v);
 			put_writeback(sb, cat, st, o);
 			continue;
 		}

@@ -15,6 +15,9 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 /* {f=v, …} for the bytes the kernel was given: size bytes of data (len of them readable). */
 void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr);
+/* The size of st that a line shows for size: the first version's where sc reads size 0 as
+ * that (sched_attr), else size. */
+uint64_t decode_shown_size(const struct syscall *sc, const struct cstruct *st, uint64_t size);
 /* The whole line: name(args) = ret or = -1 ENAME (text). buf_arg is the argument holding
  * the struct (-1: none). */
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/diag.h"
+#include "base/util.h"
 #include "base/banned.h"
 
 static void grow(struct structbuf *sb, size_t len)
@@ -165,4 +166,21 @@ uint64_t structbuf_kernel_size(const struct structbuf *sb)
 {
 	const struct field *sf = sb->size_field;
 	return sf ? le_load(sb->data + sf->offset, sf->elem_size) : sb->size;
+}
+
+const struct field *structbuf_field_or_err(const struct structbuf *sb, const char *name)
+{
+	const struct cstruct *st = sb->st;
+	const struct field *f = cstruct_find_field(st, name);
+	if (f)
+		return f;
+	struct suggest sg = SUGGEST_INIT(name, 3);
+	for (size_t i = 0; i < st->nfields; i++)
+		suggest_add(&sg, st->fields[i].name);
+	const char *best = suggest_best(&sg);
+	if (best)
+		err("struct %s has no field '%s' (did you mean '%s'?)", st->name, name, best);
+	else
+		err("struct %s has no field '%s'", st->name, name);
+	return NULL;
 }

@@ -49,6 +49,9 @@ int structbuf_poke(struct structbuf *sb, uint64_t off, const unsigned char *byte
 /* A scalar field's value (sign-extended for signed types); arrays read their first element. */
 uint64_t structbuf_get(const struct structbuf *sb, const struct field *f);
 const struct reloc *structbuf_reloc_at(const struct structbuf *sb, unsigned offset);
+/* The field of sb's struct called name, or NULL, reported with the nearest name ("did you
+ * mean"). */
+const struct field *structbuf_field_or_err(const struct structbuf *sb, const char *name);
 /* The size the kernel will see: the size field for embedded sizes, else sb->size. */
 uint64_t structbuf_kernel_size(const struct structbuf *sb);
 #endif

@@ -1,0 +1,293 @@
+#include "model/straceline.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/value.h"
+#include "model/xlat.h"
+#include "base/diag.h"
+#include "base/sbuf.h"
+#include "base/util.h"
+#include "base/banned.h"
+
+#define MAX_PARTS 64
+
+/* Splits s (modified in place) at top-level ", " outside {} [] () quotes and comments. */
+static int split_top(char *s, char **parts, int max)
+{
+	int n = 0, depth = 0;
+	bool quote = false;
+	char *start = s;
+	for (char *p = s; *p; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quote = false;
+			continue;
+		}
+		if (*p == '/' && p[1] == '*') {
+			char *e = strstr(p + 2, "*/");
+			if (!e)
+				return -1;
+			p = e + 1;
+			continue;
+		}
+		if (*p == '"')
+			quote = true;
+		else if (strchr("{[(", *p))
+			depth++;
+		else if (strchr("}])", *p))
+			depth--;
+		else if (*p == ',' && depth == 0) {
+			if (n == max)
+				return -1;
+			*p = '\0';
+			parts[n++] = start;
+			start = p + 1;
+		}
+		if (depth < 0)
+			return -1;
+	}
+	if (quote || depth)
+		return -1;
+	if (n == max)
+		return -1;
+	parts[n++] = start;
+	for (int i = 0; i < n; i++) {
+		while (isspace((unsigned char)*parts[i]))
+			parts[i]++;
+		char *e = parts[i] + strlen(parts[i]);
+		while (e > parts[i] && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+	}
+	return n;
+}
+
+/* The ')' that closes the '(' at p, skipping quotes and comments. */
+static char *matching_paren(char *p)
+{
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return NULL;
+		} else if (*p == '/' && p[1] == '*') {
+			char *e = strstr(p + 2, "*/");
+			if (!e)
+				return NULL;
+			p = e + 1;
+		} else if (*p == '(' || *p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == ')' || *p == '}' || *p == ']') {
+			if (--depth == 0)
+				return *p == ')' ? p : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Drops C comments from a value: "0 /\* MS_??? *\/" → "0". */
+static void strip_comments(char *s)
+{
+	char *c;
+	while ((c = strstr(s, "/*"))) {
+		char *e = strstr(c + 2, "*/");
+		if (!e) {
+			*c = '\0';
+			break;
+		}
+		memmove(c, e + 2, strlen(e + 2) + 1);
+	}
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+}
+
+/* A nonzero tail: /\* bytes A..B *\/ "\xNN…" poked into b at A. */
+static int parse_tail(struct structbuf *b, const char *item)
+{
+	unsigned a, z;
+	const char *q = strstr(item, "*/");
+	if (sscanf(item, "/* bytes %u..%u */", &a, &z) != 2 || z < a || !q || z >= STRUCTBUF_MAX_BYTES)
+		return err("explain: cannot read '%s' (expected /* bytes A..B */ \"\\x..\")", item);
+	q = strchr(q, '"');
+	if (!q)
+		return err("explain: the tail bytes of '%s' are missing", item);
+	q++;
+	for (unsigned off = a; off <= z; off++) {
+		unsigned v;
+		if (q[0] == '"' && off > a) /* strace's -s cut the string short: "\x00…"... */
+			return err("explain: the line shows only bytes %u..%u of the tail; trace with a larger "
+				   "-s (strace -s %u) to see them all", a, off - 1, z - a + 1);
+		if (q[0] != '\\' || q[1] != 'x' || sscanf(q + 2, "%2x", &v) != 1)
+			return err("explain: tail byte %u is not written as \\xNN", off);
+		unsigned char byte = (unsigned char)v;
+		structbuf_poke(b, off, &byte, 1);
+		q += 4;
+	}
+	return 0;
+}
+
+/* One "field=value" of the struct into b. */
+static int parse_item(const struct catalog *cat, struct structbuf *b, char *item)
+{
+	char *eq = strchr(item, '=');
+	if (!eq)
+		return err("explain: '%s' is not field=value", item);
+	*eq = '\0';
+	char *val = eq + 1;
+	strip_comments(val);
+	const struct field *f = structbuf_field_or_err(b, item);
+	if (!f)
+		return -1;
+	if (!strcmp(val, "NULL"))
+		val = (char *)"0";
+	if (val[0] == '"') /* a string pointer: its address is not in the line */
+		return 0;
+	struct value v;
+	if (value_parse(cat, f->flagset, val, &v) < 0)
+		return -1;
+	int r = structbuf_set_field(b, f, &v);
+	value_release(&v);
+	return r;
+}
+
+/* {field=value, …, /\* bytes A..B *\/ "…"} into b. */
+static int parse_struct(const struct catalog *cat, struct structbuf *b, char *text)
+{
+	size_t len = strlen(text);
+	if (len < 2 || text[0] != '{' || text[len - 1] != '}')
+		return err("explain: expected {field=value, ...}, not '%s'", text);
+	text[len - 1] = '\0';
+	char *items[MAX_PARTS];
+	int n = len > 2 ? split_top(text + 1, items, MAX_PARTS) : 0;
+	if (n < 0)
+		return err("explain: unbalanced braces, quotes or comments in the struct");
+	for (int i = 0; i < n; i++) {
+		if (!strncmp(items[i], "/* bytes", 8)) {
+			if (parse_tail(b, items[i]) < 0)
+				return -1;
+		} else if (strcmp(items[i], "...") && *items[i] && parse_item(cat, b, items[i]) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The struct argument a (its write-back part " => {…}" dropped) into a zeroed buffer. */
+static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, int i, char *a)
+{
+	char *wb = strstr(a, " => ");
+	if (wb)
+		*wb = '\0';
+	l->buf_arg = i;
+	l->struct_text = xstrdup(a);
+	l->b = structbuf_new("explained", l->sc->st, l->sc);
+	memset(l->b->data, 0, l->b->len);
+	return a[0] == '{' ? parse_struct(cat, l->b, a) : 0;
+}
+
+/* The arguments: the struct and the size. */
+static int parse_args(const struct catalog *cat, struct strace_line *l, char **args)
+{
+	const struct syscall *sc = l->sc;
+	for (size_t i = 0; i < sc->nargs; i++) {
+		if ((sc->args[i].role == AR_STRUCT || sc->args[i].role == AR_PTR) && sc->args[i].st == sc->st && sc->st) {
+			if (parse_struct_arg(cat, l, (int)i, args[i]) < 0)
+				return -1;
+		} else if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG) {
+			struct value v;
+			if (value_parse(cat, NULL, args[i], &v) < 0)
+				return -1;
+			l->size = v.bits;
+			l->args[i] = v.bits;
+			value_release(&v);
+		}
+	}
+	if (!l->b)
+		return err("explain: %s has no struct to explain", sc->name);
+	if (sc->size_where == SW_FIELD)
+		l->size = structbuf_kernel_size(l->b);
+	else if (sc->size_where != SW_ARG)
+		l->size = sc->st->size;
+	if (l->size > l->b->size && l->size <= STRUCTBUF_MAX_BYTES)
+		structbuf_set_size(l->b, l->size);
+	return 0;
+}
+
+/* The answer after the closing parenthesis: "= 3" or "= -1 E2BIG (Argument list too long)". */
+static int parse_result(struct strace_line *l, const char *rest)
+{
+	const char *res = strstr(rest, "= ");
+	if (!res)
+		return 0;
+	res += 2;
+	if (!strncmp(res, "-1 ", 3)) {
+		char en[32];
+		if (sscanf(res + 3, "%31[A-Z0-9_]", en) != 1 || errno_from_name(en) < 0)
+			return err("explain: unknown error in '%s'", res);
+		l->ret = -1;
+		l->err = errno_from_name(en);
+	} else {
+		l->ret = strtol(res, NULL, 0);
+	}
+	l->answered = true;
+	return 0;
+}
+
+int strace_line_parse(const struct catalog *cat, const char *text, struct strace_line *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->buf_arg = -1;
+	char *line = xstrdup(text), *p = line;
+	int result = -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!strncmp(p, "[pid", 4) && strchr(p, ']'))
+		p = strchr(p, ']') + 1;
+	while (isspace((unsigned char)*p))
+		p++;
+	char *open = strchr(p, '(');
+	char *close = open ? matching_paren(open) : NULL;
+	if (!open || !close) {
+		err("explain: expected a strace line such as 'openat2(AT_FDCWD, \"/\", {...}, 24) = 3'");
+		goto out;
+	}
+	*open = '\0';
+	*close = '\0';
+	char *args[MAX_PARTS];
+	int nargs = split_top(open + 1, args, MAX_PARTS);
+	if (nargs < 0) {
+		err("explain: unbalanced braces, quotes or comments in the arguments");
+		goto out;
+	}
+	/* an ioctl's request names the entry: ioctl(3, PIDFD_GET_INFO, {...}) */
+	const char *name = !strcmp(p, "ioctl") && nargs >= 2 ? args[1] : p;
+	l->sc = catalog_find_syscall(cat, name);
+	if (!l->sc) {
+		err("explain: '%s' is not in the catalogue", name);
+		goto out;
+	}
+	if ((size_t)nargs != l->sc->nargs) {
+		err("explain: %s takes %zu arguments, the line has %d", l->sc->name, l->sc->nargs, nargs);
+		goto out;
+	}
+	if (parse_args(cat, l, args) < 0 || parse_result(l, close + 1) < 0)
+		goto out;
+	result = 0;
+out:
+	free(line);
+	return result;
+}
+
+void strace_line_release(struct strace_line *l)
+{
+	structbuf_free(l->b);
+	free(l->struct_text);
+	l->b = NULL;
+	l->struct_text = NULL;
+}
