@@ -1,0 +1,137 @@
+/* decode: a call and its struct written as strace writes them, so xsc's line can be set
+ * beside strace's: open(2) flags with their access mode, fields up to the size passed, a
+ * size below the first version as the address (or just the size field), a nonzero tail as
+ * its bytes, what the kernel wrote back, and a simulated answer's uncertainty. */
+#include <stdlib.h>
+#include <errno.h>
+#include "tap.h"
+#include "model/dataload.h"
+#include "model/decode.h"
+#include "model/structbuf.h"
+#include "base/sbuf.h"
+
+static struct catalog *cat;
+static struct sbuf sb = SBUF_INIT;
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static const char *field_of(const char *st_name, const char *field, const unsigned char *data)
+{
+	const struct cstruct *st = catalog_find_struct(cat, st_name);
+	sbuf_reset(&sb);
+	decode_field(&sb, cat, cstruct_find_field(st, field), data);
+	return sb.buf;
+}
+
+static const char *struct_of(const char *st_name, const unsigned char *data, size_t len, uint64_t size)
+{
+	sbuf_reset(&sb);
+	decode_struct(&sb, cat, catalog_find_struct(cat, st_name), data, len, size, 0x7f0000001000ULL);
+	return sb.buf;
+}
+
+static void test_fields(void)
+{
+	unsigned char how[24] = { 0 };
+	is_str(field_of("open_how", "flags", how), "O_RDONLY", "open flags 0 are O_RDONLY, as strace names the access mode");
+	put64(how, 02 | 0100 | 02000000);
+	is_str(field_of("open_how", "flags", how), "O_RDWR|O_CREAT|O_CLOEXEC", "the access mode first, then the bits");
+	put64(how + 8, 0644);
+	is_str(field_of("open_how", "mode", how), "0644", "a mode in octal");
+	put64(how + 16, 0x80000000 | 0x08);
+	is_str(field_of("open_how", "resolve", how), "RESOLVE_BENEATH|0x80000000", "resolve: names and the unknown rest");
+	unsigned char ca[88] = { 0 };
+	put64(ca + 32, 17);
+	is_str(field_of("clone_args", "exit_signal", ca), "SIGCHLD", "exit_signal by its signal name");
+	put64(ca + 32, 64);
+	is_str(field_of("clone_args", "exit_signal", ca), "64", "a signal without a name as its number");
+	is_str(field_of("clone_args", "stack", ca), "NULL", "a NULL pointer");
+}
+
+static void test_structs(void)
+{
+	unsigned char how[40] = { 0 };
+	put64(how + 16, 0x20);
+	is_str(struct_of("open_how", how, sizeof(how), 24), "{flags=O_RDONLY, resolve=RESOLVE_CACHED}",
+	       "fields up to the size, strace's way (mode 0 without O_CREAT or O_TMPFILE is left out)");
+	is_str(struct_of("open_how", how, sizeof(how), 16), "0x7f0000001000",
+	       "a size below the first version: the address, as strace shows it");
+	is_str(struct_of("open_how", how, sizeof(how), 32), "{flags=O_RDONLY, resolve=RESOLVE_CACHED}",
+	       "a zero tail is not shown");
+	how[28] = 1;
+	is_str(struct_of("open_how", how, sizeof(how), 32),
+	       "{flags=O_RDONLY, resolve=RESOLVE_CACHED, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}",
+	       "a nonzero tail as its bytes");
+	unsigned char *big = calloc(1, 4096);
+	big[4000] = 7;
+	const char *s = struct_of("open_how", big, 4096, 4096);
+	ok(strstr(s, "/* bytes 24..4095 */") && strstr(s, "\"...}"), "a long tail is cut at strace's 32 bytes: %s", s);
+	ok(strlen(s) < 200, "and stays short");
+	free(big);
+	unsigned char attr[56] = { 0 };
+	attr[0] = 40; /* sched_attr.size */
+	is_str(struct_of("sched_attr", attr, sizeof(attr), 40), "{size=40}",
+	       "a struct carrying its size, below the first version: the size field alone");
+	is_str(struct_of("open_how", NULL, 0, 24), "0x7f0000001000", "no bytes: the address");
+}
+
+static void test_call(void)
+{
+	const struct syscall *sc = catalog_find_syscall(cat, "openat2");
+	struct outcome o;
+	outcome_init(&o);
+	unsigned char how[24] = { 0 };
+	put64(how, 0100);
+	put64(how + 8, 0600);
+	o.stage = OS_CALLED;
+	o.args[0] = (uint64_t)-100;
+	o.args[1] = (uint64_t)(uintptr_t)"f\"x";
+	o.args[2] = 0x7f0000002000ULL;
+	o.args[3] = 24;
+	o.size = 24;
+	o.before = how;
+	o.after = how;
+	o.len = sizeof(how);
+	o.ret = 3;
+	sbuf_reset(&sb);
+	decode_call(&sb, cat, sc, &o, 2);
+	is_str(sb.buf, "openat2(AT_FDCWD, \"f\\\"x\", {flags=O_RDONLY|O_CREAT, mode=0600, resolve=0}, 24) = 3",
+	       "a whole line: AT_FDCWD, the quoted path, the struct, the size and the result");
+	o.ret = -1;
+	o.err = E2BIG;
+	sbuf_reset(&sb);
+	decode_call(&sb, cat, sc, &o, 2);
+	ok(strstr(sb.buf, ") = -1 E2BIG (Argument list too long)") != NULL, "an error by name and text: %s", sb.buf);
+	o.simulated = true;
+	o.uncertain = true;
+	o.ret = 3;
+	o.err = 0;
+	outcome_add_possible(&o, 0);
+	outcome_add_possible(&o, ENOENT);
+	o.depends_on = 1u << ENV_PATH;
+	sbuf_reset(&sb);
+	decode_call(&sb, cat, sc, &o, 2);
+	ok(strstr(sb.buf, "= 3 (simulated; ENOENT is possible, depending on the path)") != NULL,
+	   "an uncertain simulated answer says what else may happen: %s", sb.buf);
+	o.before = o.after = NULL; /* not the outcome's own: outcome_release must not free them */
+	outcome_release(&o);
+}
+
+int main(void)
+{
+	cat = catalog_load("data");
+	if (!cat || !catalog_find_struct(cat, "open_how")) {
+		printf("Bail out! no catalogue\n");
+		return 1;
+	}
+	test_fields();
+	test_structs();
+	test_call();
+	sbuf_release(&sb);
+	catalog_free(cat);
+	return tap_done();
+}
