@@ -230,7 +230,7 @@ bool check_step_applies(const struct syscall *sc, enum check_step s)
 	case CS_NULL: return r->null_errno != 0;
 	case CS_ZERO: return r->zero.kind == SA_ERRNO || r->zero.kind == SA_VER0;
 	case CS_CAP: return r->cap;
-	case CS_BELOW_VER0: return r->below_ver0.kind == SA_ERRNO;
+	case CS_BELOW_VER0: return r->below_ver0.kind == SA_ERRNO && syscall_ver0(sc); /* no first size, nothing below it */
 	case CS_COPY_IN: return true;
 	case CS_COPY_OUT: return syscall_size_output(sc);
 	default: return false;
