@@ -6,6 +6,8 @@
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
 #   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
 #                   kernel's version: agreement per interface, minimised reproducers (issue 24)
+#   make headers-ref  uapi headers of 6.1, 6.12 and the two newest releases (network, once)
+#   make layout-ref   the catalogue's layouts, versions and flags against them
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
 
 PREFIX  ?= /usr/local
@@ -57,7 +59,8 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist
+.PHONY: all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist \
+	headers-ref layout-ref
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
 # driver built with the normal compiler that runs the regression corpus in make test.
@@ -172,6 +175,18 @@ CASES ?= 3000
 SEED  ?= 1
 difftest: all
 	@NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data --cases $(CASES) --seed $(SEED)
+
+# The uapi headers of 6.1, 6.12 and the two newest Debian releases (build/headers-ref/V), installed
+# from Debian's linux-source packages and imported per catalogue header; needs the network once
+# (a private apt state, never the system's configuration). KSRC_DIR names extracted trees to use
+# instead; HEADERS_REF_VERSIONS picks versions. tests/sh/layout-ref.sh holds the catalogue
+# against whatever is there (make test), or make layout-ref alone.
+HEADERS_REF ?= $(BUILD)/headers-ref
+headers-ref: all
+	@sh tests/layout/headers-ref.sh $(BUILD)/xsc $(HEADERS_REF) $(HEADERS_REF_VERSIONS)
+
+layout-ref: all
+	@python3 tests/layout/compare.py data $(HEADERS_REF)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/data $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/xsc

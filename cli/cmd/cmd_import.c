@@ -29,7 +29,7 @@ const char *header_short_name(const char *src)
 int cmd_import(struct session *s, int argc, char **argv)
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
-	const char *src = NULL, *outfile = NULL, *since = NULL;
+	const char *src = NULL, *outfile = NULL, *since = NULL, *incdir = NULL;
 	bool force = s->force;
 	for (int i = 1; i < argc; i++) {
 		int r = fetch_parse_opt(&fo, argc, argv, &i);
@@ -43,6 +43,8 @@ int cmd_import(struct session *s, int argc, char **argv)
 			force = true;
 		else if (!strcmp(argv[i], "--since") && i + 1 < argc)
 			since = argv[++i];
+		else if (!strcmp(argv[i], "--include") && i + 1 < argc)
+			incdir = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
 			return command_usage(command_find("import"));
 		else if (!src)
@@ -57,6 +59,11 @@ int cmd_import(struct session *s, int argc, char **argv)
 	uint32_t kv;
 	if (since && kver_parse(since, &kv, 0) < 0)
 		return usage_err("--since: '%s' is not a kernel version such as 6.1", since);
+	/* a kernel's installed headers (make headers-ref), searched before the system's */
+	char *increal = incdir ? realpath(incdir, NULL) : NULL;
+	if (incdir && !increal)
+		return err("--include: '%s': %s", incdir, strerror(errno));
+	header_set_include_dir(increal);
 	struct sbuf text = SBUF_INIT, js = SBUF_INIT;
 	char *name = NULL;
 	struct header h;
@@ -107,6 +114,8 @@ int cmd_import(struct session *s, int argc, char **argv)
 	}
 	ret = 0;
 out:
+	header_set_include_dir(NULL);
+	free(increal);
 	header_release(&h);
 	sbuf_release(&text);
 	sbuf_release(&js);

@@ -142,12 +142,14 @@ const struct command commands[] = {
 	  "built or a bare GitHub Pages checkout. --probe adds this kernel's probe results to\n"
 	  "every syscall page.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
-	{ "import", cmd_import, "SRC [-o FILE [--force]] [--since V] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
+	{ "import", cmd_import, "SRC [-o FILE [--force]] [--since V] [--include DIR] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"
 	  "file URL) with libclang and writes its structs (offsets, sizes and alignment from the\n"
 	  "compiler), *_SIZE_VERn versions and flag macros grouped by prefix as catalogue JSON,\n"
 	  "to stdout or FILE (an existing FILE only with --force). Every entry is dated --since V (default: the system headers'\n"
 	  "version). The output is loaded back before it is written, so it is ready to merge.\n"
+	  "--include DIR: a kernel's installed uapi headers (make headers), searched for includes\n"
+	  "before /usr/include, its linux/version.h giving the default --since.\n"
 	  "FETCH-OPTIONS: --timeout MS, --connect-timeout MS, --max-size BYTES (4 MiB), --cache DIR.",
 	  CMD_EFFECTS, { COMP_FILE, COMP_NONE, COMP_NONE } },
 	{ "lint", cmd_lint, "SRC... [--json] [FETCH-OPTIONS]", "check uapi headers against the extensible-struct conventions",

@@ -1229,6 +1229,14 @@ static void collect_versions(struct header *h)
 	free(is_ver);
 }
 
+/* A kernel's installed uapi tree searched before the system headers (header_set_include_dir) */
+static const char *include_dir;
+
+void header_set_include_dir(const char *dir)
+{
+	include_dir = dir;
+}
+
 static const char *base_name(const char *s)
 {
 	const char *b = strrchr(s, '/');
@@ -1265,8 +1273,10 @@ static int confine_reads(const struct hinclude_files *accepted, const char *dir)
 {
 	glob_t g;
 	clang_include_dirs(&g);
-	const char **dirs = xcalloc(g.gl_pathc + 2, sizeof(*dirs));
+	const char **dirs = xcalloc(g.gl_pathc + 3, sizeof(*dirs));
 	size_t n = 0;
+	if (include_dir)
+		dirs[n++] = include_dir;
 	dirs[n++] = "/usr/include";
 	dirs[n++] = "/usr/local/include";
 	for (size_t i = 0; i < g.gl_pathc; i++)
@@ -1314,7 +1324,11 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	{
 		char *vt;
 		size_t vl;
-		if (!read_file_max("/usr/include/linux/version.h", 65536, &vt, &vl)) {
+		struct sbuf vh = SBUF_INIT;
+		sbuf_addf(&vh, "%s/linux/version.h", include_dir ? include_dir : "/usr/include");
+		int rv = read_file_max(vh.buf, 65536, &vt, &vl);
+		sbuf_release(&vh);
+		if (!rv) {
 			const char *v = strstr(vt, "LINUX_VERSION_CODE");
 			if (v)
 				h->kernel_version = (unsigned)strtoul(v + 18, NULL, 10);
@@ -1323,7 +1337,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	}
 	int ret = -1;
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
-	struct sbuf iq = SBUF_INIT, is = SBUF_INIT;
+	struct sbuf iq = SBUF_INIT, is = SBUF_INIT, ik = SBUF_INIT;
 	struct hinclude_files accepted = { 0 };
 	struct walk w = { 0 };
 	CXIndex idx = NULL;
@@ -1345,7 +1359,9 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	}
 	/* what libclang will open, checked before it opens any of it; the system directories
 	 * are clang's own (-v), the resource directory aside: system headers are not read */
-	const char *dirs[] = { origdir.len ? origdir.buf : dir, "/usr/include", stubs.buf, "/usr/local/include",
+	/* a kernel's tree (include_dir) stands before the system's; with none, /usr/include twice */
+	const char *sysinc = include_dir ? include_dir : "/usr/include";
+	const char *dirs[] = { origdir.len ? origdir.buf : dir, sysinc, stubs.buf, "/usr/local/include",
 			       "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu", "/usr/include" };
 	if (hinclude_check(name, dir, text, len, dirs, ARRAY_SIZE(dirs), &accepted) < 0 ||
 	    (confine && confine_reads(&accepted, dir) < 0))
@@ -1364,8 +1380,9 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	idx = L.createIndex(0, 0);
 	sbuf_addf(&iq, "-I%s", origdir.len ? origdir.buf : dir);
 	sbuf_addf(&is, "-I%s", stubs.buf);
+	sbuf_addf(&ik, "-I%s", sysinc);
 	const char *args[] = { "-xc", "-std=gnu11", "-w", "-ferror-limit=0", "-fno-spell-checking",
-			       iq.buf, "-I/usr/include", is.buf };
+			       iq.buf, ik.buf, "-I/usr/include", is.buf };
 	for (int attempt = 0; attempt < 32; attempt++) {
 		struct CXUnsavedFile uf = { ppath.buf, probe.buf, (unsigned long)probe.len };
 		enum CXErrorCode ec = L.parseTranslationUnit2(idx, ppath.buf, args, (int)ARRAY_SIZE(args), &uf, 1,
@@ -1477,7 +1494,7 @@ out:
 		free(w.cand[i]);
 	free(w.cand), free(w.mac), free(w.have), free(w.defined), free(w.fields), free(w.ord);
 	sbuf_release(&hpath), sbuf_release(&ppath), sbuf_release(&stubs), sbuf_release(&probe);
-	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is);
+	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is), sbuf_release(&ik);
 	hinclude_files_release(&accepted);
 	return ret;
 }
@@ -1600,8 +1617,8 @@ void header_export_json(const struct header *h, const char *hdrname, const char 
 	bool firsts = true;
 	for (size_t i = 0; i < h->nstructs; i++) {
 		const struct hstruct *st = &h->structs[i];
-		if (st->is_union)
-			continue;
+		if (st->is_union || !st->size)
+			continue; /* a struct of a flexible array alone (bpf_raw_tracepoint_args) has no fields */
 		sbuf_adds(o, firsts ? "\n    {\n" : ",\n    {\n");
 		firsts = false;
 		struct sbuf doc = SBUF_INIT;

@@ -3,8 +3,9 @@
  * runs that parse nothing pay nothing. Offsets, sizes and alignment come from the compiler
  * (clang_Type_getOffsetOf, clang_Type_getSizeOf, clang_Type_getAlignOf); macro values
  * from clang_Cursor_Evaluate on a generated translation unit that includes the header.
- * Includes resolve against the system headers (/usr/include); one that cannot be found
- * becomes a diagnostic and an empty stand-in, never a failure.
+ * Includes resolve against the system headers (/usr/include), or first against a kernel's
+ * installed uapi tree (header_set_include_dir); one that cannot be found becomes a
+ * diagnostic and an empty stand-in, never a failure.
  * The same model holds a catalogue struct (header_from_catalog), so diff compares either. */
 #ifndef XSC_HEADER_H
 #define XSC_HEADER_H
@@ -109,6 +110,10 @@ int header_parse_here(struct header *h, const char *name, const char *text, size
  * what the check accepted (hinclude_confine): for good, so never in xsc itself. */
 int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir,
 		    bool confine);
+/* Includes (and linux/version.h, for kernel_version) resolve against dir, an absolute path,
+ * before the system headers: a kernel's tree installed by 'make headers' (import --include).
+ * NULL for the system's alone. Set before header_parse; the parse's child inherits it. */
+void header_set_include_dir(const char *dir);
 /* Loads libclang (once): 0, or -1 after err(). */
 int header_load_clang(void);
 /* The same model from a loaded catalogue (for diff). */

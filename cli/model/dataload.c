@@ -397,9 +397,25 @@ static bool parse_c_int(const char *s, bool neg_ok, uint64_t *out)
 	return true;
 }
 
+/* ---- provenance ---- */
+
+/* A flag's, field's or size version's "source" (where its value and "since" come from: a
+ * header at a version, a commit, a kernel file and function), "unverified" (true: no
+ * source confirms its "since") and "backported" (stable releases that have it before
+ * "since": "6.1.192"). The layout test (tests/layout/compare.py) reads and counts
+ * them; the loader checks their types and keeps nothing. */
+static void load_provenance(struct loader *L, json_t *o, const char *what)
+{
+	size_t n;
+	(void)get_str(L, o, "source", false, what);
+	(void)get_bool(L, o, "unverified");
+	(void)get_strings(L, o, "backported", what, &n);
+}
+
 /* ---- flagsets ---- */
 
-static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask", "companions", NULL };
+static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask", "companions", "source",
+					 "unverified", "backported", NULL };
 static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", NULL };
 static const char *const flagset_kinds[] = { "bits", "enum", NULL };
 
@@ -428,6 +444,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 			f->since = get_kver(L, fo, "since", true, "a flag");
 			f->mask = get_bool(L, fo, "mask");
 			f->companions = get_strings(L, fo, "companions", "a flag", &f->ncompanions);
+			load_provenance(L, fo, "a flag");
 			json_t *v = member(L, fo, "value", true, "a flag");
 			if (v && !L->failed) {
 				push_key(L, "value");
@@ -460,11 +477,13 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
-					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction", NULL };
+					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
+					  "source", "unverified", "backported", NULL };
 static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", NULL };
-static const char *const version_keys[] = { "name", "size", "since", NULL };
+static const char *const version_keys[] = { "name", "size", "since", "internal", "source", "unverified", "backported",
+					     NULL };
 static const char *const directions[] = { "in", "out", "inout", NULL };            /* enum fdir from FD_IN */
 static const char *const field_directions[] = { "in", "out", "inout", "ignored", NULL }; /* from FD_IN */
 
@@ -556,6 +575,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->flagset = resolve_flagset(L, fo, "flagset");
 		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
 		f->reserved = get_bool(L, fo, "reserved");
+		load_provenance(L, fo, "a field");
 		f->string = get_bool(L, fo, "string");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
 		load_field_direction(L, fo, st, f);
@@ -619,6 +639,9 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 			get_uint(L, vo, "size", true, "a size version", 1, 1u << 20, &size);
 			v->size = (unsigned)size;
 			v->since = get_kver(L, vo, "since", true, "a size version");
+			/* the kernel-internal header that defines a name uapi lacks (layout test) */
+			(void)get_str(L, vo, "internal", false, "a size version");
+			load_provenance(L, vo, "a size version");
 		}
 		if (!L->failed) {
 			push_key(L, "size");
