@@ -198,16 +198,19 @@ static void bisect_einval(struct explanation *e, const struct catalog *cat, stru
 }
 
 /* The call as a check at kernel kv sees it: the bytes of the struct the kernel read (none
- * before copy-in; the size and the struct that kernel knows bound them after). */
+ * before copy-in; the size and the struct that kernel knows bound them after). A struct the
+ * call did not pass (NULL, an address typed in) reads as zeros, as in the simulator; its
+ * fields are still the call's, so a check naming one evaluates. */
 static struct expr_env check_env(const struct catalog *cat, const struct call_plan *plan, const struct check *ck,
 				 uint32_t kv)
 {
 	const struct call_request *q = &plan->req;
 	const struct syscall *sc = q->sc;
-	const struct cstruct *st = q->buf_arg >= 0 ? sc->st : NULL;
-	bool sized = st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
+	const struct cstruct *st = sc->st;
+	bool passed = q->buf_arg >= 0;
+	bool sized = passed && st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
 	uint64_t size = sc->size_bits == 32 ? (uint32_t)q->size : q->size;
-	size_t seen = q->buflen;
+	size_t seen = passed ? q->buflen : 0;
 	if (sized && check_before_copy_in(sc, ck))
 		seen = 0;
 	else if (sized) {
@@ -215,7 +218,7 @@ static struct expr_env check_env(const struct catalog *cat, const struct call_pl
 		seen = size < ksize ? (size_t)size : ksize;
 		seen = seen < q->buflen ? seen : q->buflen;
 	}
-	struct expr_env env = { cat, sc, st, q->buf, seen, q->args, size, kv };
+	struct expr_env env = { cat, sc, st, passed ? q->buf : NULL, seen, q->args, size, kv };
 	return env;
 }
 

@@ -348,6 +348,7 @@ struct run {
 	unsigned ksize;
 	size_t len;      /* the caller's memory behind the struct pointer (0 for NULL) */
 	bool null;       /* the struct pointer is NULL */
+	bool absent;     /* it is not xsc's buffer: NULL, or an address typed in (not mapped in the world) */
 	bool capped;     /* a size-cap step in force ran: sizes up to the cap stay in the buffer's page */
 	bool copied;     /* copy-in ran: the struct is read */
 	bool sized;      /* the call has a size convention: the kernel reads min(size, its struct) */
@@ -389,12 +390,13 @@ static int step_copy_in(struct run *r)
 {
 	char since[16];
 	r->copied = true;
-	if (r->null) {
-		say(r->why, "the struct pointer is NULL: the kernel faults copying it");
+	if (syscall_size_output(r->sc))
+		return 0; /* nothing is read: an output struct's pointer is the copy-out's (a check's) */
+	if (r->null || r->absent) {
+		say(r->why, r->null ? "the struct pointer is NULL: the kernel faults copying it" :
+				      "the struct pointer is an address typed in, not mapped in the sandbox's world: the kernel faults copying it");
 		return EFAULT;
 	}
-	if (syscall_size_output(r->sc))
-		return 0;
 	uint64_t usize = r->usize;
 	unsigned ksize = r->ksize;
 	if (usize > ksize) {
@@ -572,11 +574,18 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		say(why, "%s came in %s; a %s kernel has no such system call", sc->name, kver_str(sc->since, since), ks);
 		return fail(o, ENOSYS);
 	}
+	/* a struct argument that is not xsc's buffer still goes through the size steps (the kernel
+	 * tests the size before it reads the struct: fs/file_attr.c, kernel/fork.c) and faults at
+	 * the copy, but for NULL with size 0, which says "no struct" where the rules do not name
+	 * NULL (open_tree_attr's plain open_tree, landlock's version query); the call's checks read
+	 * a struct not passed as zeros (below) */
 	int sa = syscall_struct_arg(sc);
-	bool null = req->buf_arg < 0 && sa >= 0 && !req->args[sa] && sc->rules.null_errno;
-	struct run r = { cat, req, opt, sc, st, o, why, req->size, 0, o->len, null, false, false, false, "" };
+	bool absent = req->buf_arg < 0 && sa >= 0 && syscall_has_size_steps(sc) &&
+		      (req->args[sa] || req->size || sc->rules.null_errno);
+	bool null = req->buf_arg < 0 && sa >= 0 && !req->args[sa] && (sc->rules.null_errno || absent);
+	struct run r = { cat, req, opt, sc, st, o, why, req->size, 0, o->len, null, absent, false, false, false, "" };
 	memcpy(r.ks, ks, sizeof(r.ks));
-	if (null) {
+	if (null || absent) {
 		r.st = st = sc->st;
 		r.len = 0;
 	}
