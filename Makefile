@@ -3,6 +3,7 @@
 #   make test       set up, build, run the suite (ends with "N passed, N failed")
 #   make deps       install missing Debian packages (apt-get, as root)
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
+#   make kernels    fetch Debian's 5.10, 6.1, 6.12, 6.18 and 7.3 cloud kernels for 'target vm'
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
 #   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
 #                   kernel's version: agreement per interface, minimised reproducers (issue 24)
@@ -27,6 +28,9 @@ DEB_PKGS += libcurl4-openssl-dev libclang-dev python3
 # docs: cmark-gfm is loaded with dlopen on first use (cli/docs/md.c), never linked; chromium and
 # man-db run the site and man-page tests
 DEB_PKGS += libcmark-gfm-dev libcmark-gfm-extensions-dev chromium man-db
+# real kernels ('target vm'): qemu boots them, cpio packs the guest's initramfs, apt and
+# dpkg-deb fetch Debian's images ('make kernels')
+DEB_PKGS += qemu-system-x86 cpio
 
 ifeq ($(SANITIZE),1)
 BUILD   ?= build/asan
@@ -59,7 +63,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: kernels all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -147,7 +151,12 @@ run: all
 	$(BUILD)/xsc --data data
 
 test: all fuzz-build
+	@$(BUILD)/xsc --data data kernels fetch >/dev/null || echo "make test: the kernel images could not be fetched; the VM tests will say so"
 	@BUILD=$(BUILD) sh tests/run.sh
+
+# The real kernels 'target vm' boots, into xsc's cache (what is present is kept).
+kernels: all
+	$(BUILD)/xsc --data data kernels fetch
 
 # The suite under AddressSanitizer + UBSan, then valgrind over a session using every command.
 check:
@@ -192,6 +201,8 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/data $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/xsc
 	install -m 755 $(BUILD)/xsc $(DESTDIR)$(BINDIR)/xsc
 	install -m 644 data/*.json $(DESTDIR)$(DATADIR)/data/
+	install -d $(DESTDIR)$(DATADIR)/data/kernels
+	install -m 644 data/kernels/*.json $(DESTDIR)$(DATADIR)/data/kernels/
 	install -m 644 $(BUILD)/libxsc.a $(DESTDIR)$(LIBDIR)/libxsc.a
 	install -m 644 cli/kernel/include/xsc/sys_features.h $(DESTDIR)$(INCDIR)/xsc/sys_features.h
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/site $(DESTDIR)$(DATADIR)/docs/guide

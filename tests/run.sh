@@ -17,6 +17,9 @@ unset XSC_DATA
 cd "$top" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# the kernel images 'make kernels' fetched stay where they are (the VM tests boot them)
+XSC_KERNEL_DIR=${XSC_KERNEL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xsc/kernels}
+export XSC_KERNEL_DIR
 # keep the user's history and state out of the tests
 export HOME=$tmp/home XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache
 mkdir -p "$HOME"

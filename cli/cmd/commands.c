@@ -117,6 +117,16 @@ const struct command commands[] = {
 	  "inconclusive); with SYSCALL, one line per bit with its name. Bits are the catalogue's\n"
 	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.",
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	{ "kernels", cmd_kernels, "[fetch [VERSION...]] [--json]", "the real kernels 'target vm' boots, and fetching them",
+	  "Lists the real kernels xsc knows (data/kernels/debian.json: Debian's cloud kernel\n"
+	  "images of 5.10, 6.1, 6.12, 6.18 and 7.3), the Debian package and version of each, and\n"
+	  "whether its image is in xsc's cache ($XSC_KERNEL_DIR, else $XDG_CACHE_HOME/xsc/kernels).\n"
+	  "'kernels fetch' downloads the missing ones (or those named) with apt: each suite is read\n"
+	  "through a private apt directory in the cache, so the system's apt configuration and\n"
+	  "lists are never changed; apt checks the archive's signature and the package's hash; the\n"
+	  "package is found through Debian's meta-packages, so the list does not go stale. Only\n"
+	  "the vmlinuz is kept, with a manifest of its package, version, size and SHA-256.",
+	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_NONE } },
 	{ "doc", cmd_doc, "TOPIC", "a documentation page in the terminal",
 	  "TOPIC is a syscall or struct name ('struct rseq' when both exist), 'reference',\n"
 	  "'commands', or a page of the guide or the lessons by its file name ('conventions').\n"

@@ -78,6 +78,7 @@ DECLARE_CMD(target);
 DECLARE_CMD(matrix);
 DECLARE_CMD(explain);
 DECLARE_CMD(probe);
+DECLARE_CMD(kernels);
 DECLARE_CMD(features);
 DECLARE_CMD(docs);
 DECLARE_CMD(site);

@@ -72,6 +72,7 @@ JSON = {
     "diff": ([data, data], ["/nonexistent/a", "/nonexistent/b"]),
     "demo": (["sign-extension"], ["nosuch"]),
     "lesson": ([], ["99"]),
+    "kernels": ([], ["fetch", "nosuch"]),
 }
 def one_json(what, r, want_docs):
     try:
