@@ -210,8 +210,9 @@ install: all
 	install -m 644 $(BUILD)/xsc.bash $(DESTDIR)$(BASHCOMPDIR)/xsc
 	install -m 644 site/template.html site/xsc.css site/xsc.js $(DESTDIR)$(DATADIR)/site/
 	install -m 644 docs/guide/*.md $(DESTDIR)$(DATADIR)/docs/guide/
-	install -d $(DESTDIR)$(DATADIR)/docs/lessons
+	install -d $(DESTDIR)$(DATADIR)/docs/lessons/solutions
 	install -m 644 docs/lessons/*.md $(DESTDIR)$(DATADIR)/docs/lessons/
+	install -m 644 docs/lessons/solutions/*.xsc $(DESTDIR)$(DATADIR)/docs/lessons/solutions/
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
 	printf 'prefix=%s\nlibdir=%s\nincludedir=%s\n\nName: xsc\nDescription: userspace sys_features: what the running kernel supports\nVersion: %s\nRequires.private: jansson\nLibs: -L$${libdir} -lxsc -ljansson\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(LIBDIR)' '$(INCDIR)' '$(VERSION)' >$(DESTDIR)$(LIBDIR)/pkgconfig/xsc.pc

@@ -30,6 +30,7 @@ struct session {
 	bool have_last;
 	const struct syscall *last_sc;
 	struct outcome last;
+	unsigned long calls;       /* calls made, live or simulated: a lesson judges those of its step */
 	enum color_mode color;
 	struct out out;            /* set up for each command */
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */

@@ -265,6 +265,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 	s->last = o;
 	s->last_sc = sc;
 	s->have_last = true;
+	s->calls++;
 	explanation_release(&ex);
 	invoke_plan_release(&plan);
 	return 0;

@@ -19,6 +19,37 @@ static void print_lines(struct out *o, const char *prefix, const char *text)
 	}
 }
 
+/* text with "{sim}" and "{kernel}" filled in (teach/demo.h). */
+static void fill(struct sbuf *sb, const char *text, const char *sim, uint32_t sim_kv)
+{
+	for (const char *p = text; *p;) {
+		if (!strncmp(p, "{sim}", 5)) {
+			sbuf_adds(sb, sim);
+			p += 5;
+		} else if (!strncmp(p, "{kernel}", 8)) {
+			if (sim_kv)
+				sbuf_addf(sb, "a simulated %s kernel", sim);
+			else
+				sbuf_adds(sb, "the running kernel");
+			p += 8;
+		} else {
+			sbuf_addch(sb, *p++);
+		}
+	}
+}
+
+/* Under --sim, a kernel before the syscall a demo's story is about answers ENOSYS to all of
+ * it, which the narration does not tell: refused, naming the first kernel that has it. */
+static int sim_has_needs(const struct session *s, const struct demo *d, uint32_t sim_kv)
+{
+	const struct syscall *sc = d->needs && sim_kv ? catalog_find_syscall(s->cat, d->needs) : NULL;
+	char kv[16], since[16];
+	if (!sc || sc->since <= sim_kv)
+		return 0;
+	return err("demo %s: its story is about %s, which came in %s; a %s kernel answers ENOSYS to all of it "
+		   "(use --sim %s or later)", d->name, sc->name, kver_str(sc->since, since), kver_str(sim_kv, kv), since);
+}
+
 /* Runs one command in the scratch session, its output (and errors) caught. */
 static int run_step(struct session *sub, const char *cmd, struct sbuf *output)
 {
@@ -80,6 +111,8 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	}
 	if (s->no_effects)
 		return err("'demo' is disabled in this session");
+	if (sim_has_needs(s, d, opts.sim_kv) < 0)
+		return -1;
 	struct session sub;
 	session_init(&sub);
 	sub.cat = s->cat; /* borrowed: released below before session_release */
@@ -87,8 +120,8 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	sub.timeout_ms = s->timeout_ms;
 	sub.color = COLOR_NEVER;
 	sub.keep_going = true;
-	char kv[16];
-	struct sbuf live = SBUF_INIT;
+	char kv[16] = DEMO_SIM_DEFAULT;
+	struct sbuf live = SBUF_INIT, text = SBUF_INIT;
 	if (opts.sim_kv)
 		sbuf_addf(&live, "target sim %s", kver_str(opts.sim_kv, kv));
 	int result = 0;
@@ -106,14 +139,19 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	struct demo_result res;
 	demo_result_init(&res);
 	for (const struct demo_step *st = d->steps; st->kind || st->text || st->fn; st++) {
+		sbuf_reset(&text);
+		if (st->text)
+			fill(&text, st->text, kv, opts.sim_kv);
+		if (st->kind == DS_SIM_COMPUTE && !opts.sim_kv)
+			continue;
 		if (st->kind == DS_SAY) {
 			out_text(o, "\n");
-			print_lines(o, "# ", st->text);
+			print_lines(o, "# ", text.buf);
 			out_obj(o, NULL);
-			out_str(o, "say", st->text);
+			out_str(o, "say", text.buf);
 			out_end(o);
 		} else if (st->kind == DS_RUN || st->kind == DS_LIVE_RUN) {
-			const char *cmd = st->text;
+			const char *cmd = text.buf;
 			if (opts.sim_kv && !strcmp(cmd, "target live"))
 				cmd = live.buf;
 			out_obj(o, NULL);
@@ -154,6 +192,7 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	out_end(o);
 	demo_result_release(&res);
 	sbuf_release(&live);
+	sbuf_release(&text);
 	sub.cat = NULL;
 	session_release(&sub);
 	if (result)

@@ -14,7 +14,10 @@ struct lesson_state {
 	size_t step;
 	char **ran;        /* the commands typed during this step */
 	size_t nran, ralloc;
+	unsigned long calls_seen; /* the session's call count when last looked: a new one is a call */
+	char *why;         /* why the step has not passed, as last judged, or NULL */
 	bool quiet;        /* --check: no progress messages */
+	bool save;         /* progress is kept in the state directory (not for a solution checked) */
 };
 
 void lesson_state_free(struct lesson_state *ls)
@@ -24,9 +27,94 @@ void lesson_state_free(struct lesson_state *ls)
 	for (size_t i = 0; i < ls->nran; i++)
 		free(ls->ran[i]);
 	free(ls->ran);
+	free(ls->why);
 	lesson_release(&ls->l);
 	free(ls);
 }
+
+/* ---- progress, kept under $XDG_STATE_HOME/xsc/lessons ----
+ * "current N STEP" (the lesson in progress and its step, from 1) and "lesson N BEST TOTAL"
+ * (the most steps ever passed of N's TOTAL): a text file, written whole by the state writer. */
+
+#define LESSON_MAX 99
+#define PROGRESS_MAX 4096
+
+struct progress {
+	unsigned current, current_step;
+	unsigned best[LESSON_MAX + 1], total[LESSON_MAX + 1];
+};
+
+static char *progress_path(void)
+{
+	struct sbuf sb = SBUF_INIT;
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	if (state && *state == '/')
+		sbuf_adds(&sb, state);
+	else if (home && *home == '/')
+		sbuf_addf(&sb, "%s/.local/state", home);
+	else
+		return NULL;
+	sbuf_adds(&sb, "/xsc/lessons");
+	return sbuf_detach(&sb);
+}
+
+/* What the file says; nothing when there is none or it is not the user's own. A line that
+ * does not parse is skipped: the file is only a convenience. */
+static void progress_read(struct progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	char *path = progress_path(), *text;
+	size_t len;
+	if (!path || safe_cache_read(path, PROGRESS_MAX, &text, &len) < 0) {
+		free(path);
+		return;
+	}
+	free(path);
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		unsigned a, b, c;
+		if (sscanf(line, "current %u %u", &a, &b) == 2 && a && a <= LESSON_MAX && b)
+			p->current = a, p->current_step = b;
+		else if (sscanf(line, "lesson %u %u %u", &a, &b, &c) == 3 && a && a <= LESSON_MAX && b <= c)
+			p->best[a] = b, p->total[a] = c;
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+}
+
+/* Records where ls stands. A failure to write is a warning: the lesson goes on. */
+static void progress_save(const struct lesson_state *ls)
+{
+	if (!ls->save)
+		return;
+	struct progress p;
+	progress_read(&p);
+	unsigned n = ls->l.number;
+	bool done = ls->step >= ls->l.nsteps;
+	p.current = done ? 0 : n;
+	p.current_step = (unsigned)ls->step + 1;
+	if (p.total[n] != ls->l.nsteps) /* the lesson changed since: its old count means nothing */
+		p.best[n] = 0;
+	p.total[n] = (unsigned)ls->l.nsteps;
+	if (ls->step > p.best[n])
+		p.best[n] = (unsigned)ls->step;
+	struct sbuf sb = SBUF_INIT;
+	sbuf_adds(&sb, "# xsc lesson progress: 'current LESSON STEP', 'lesson N STEPS-PASSED STEPS'\n");
+	if (p.current)
+		sbuf_addf(&sb, "current %u %u\n", p.current, p.current_step);
+	for (unsigned i = 1; i <= LESSON_MAX; i++)
+		if (p.total[i])
+			sbuf_addf(&sb, "lesson %u %u %u\n", i, p.best[i], p.total[i]);
+	char *path = progress_path();
+	if (path && safe_cache_write(path, sb.buf, sb.len) < 0)
+		warning("cannot save the lesson progress to '%s'", path);
+	free(path);
+	sbuf_release(&sb);
+}
+
+/* ---- the checks ---- */
 
 /* Does the typed command start with the words of want? */
 static bool starts_with_words(const char *typed, const char *want)
@@ -37,73 +125,150 @@ static bool starts_with_words(const char *typed, const char *want)
 	return !strncmp(typed, want, n) && (!typed[n] || strchr(" \t;#\n", typed[n]));
 }
 
-/* One check against the session. */
-static bool check_holds(struct session *s, struct lesson_state *ls, const char *check)
+static void keep_message(const char *kind, const char *msg, void *arg)
 {
-	const char *arg = check + strcspn(check, " \t");
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	if (!strncmp(check, "expect", 6)) {
-		char **argv;
-		bool *quoted;
-		const char *rest;
-		int argc = session_tokenize(check, &rest, &argv, &quoted);
-		if (argc <= 0)
-			return false;
-		struct capture cap;
-		if (capture_begin(&cap) < 0) {
-			free_argv(argc, argv, quoted);
-			return false;
-		}
-		bool json = s->json;
-		s->json = false;
-		const bool *q = s->quoted;
-		s->quoted = quoted;
-		bool was_quiet = diag_set_quiet(true);
-		int r = command_run(s, argc, argv);
-		diag_set_quiet(was_quiet);
-		s->quoted = q;
-		s->json = json;
-		capture_end(&cap, NULL, NULL);
+	struct sbuf *sb = arg;
+	if (!sb->len)
+		sbuf_addf(sb, "%s%s", kind, msg);
+}
+
+/* An 'expect' check, run quietly: its own message says what it saw and what it wanted. */
+static bool expect_holds(struct session *s, const char *check, struct sbuf *why)
+{
+	char **argv;
+	bool *quoted;
+	const char *rest;
+	int argc = session_tokenize(check, &rest, &argv, &quoted);
+	if (argc <= 0)
+		return false;
+	struct capture cap;
+	if (capture_begin(&cap) < 0) {
 		free_argv(argc, argv, quoted);
-		return r == 0;
+		return false;
 	}
-	if (!strncmp(check, "ran", 3)) {
+	struct sbuf msg = SBUF_INIT;
+	bool json = s->json;
+	s->json = false;
+	const bool *q = s->quoted;
+	s->quoted = quoted;
+	diag_set_sink(keep_message, &msg);
+	int r = command_run(s, argc, argv);
+	diag_set_sink(NULL, NULL);
+	s->quoted = q;
+	s->json = json;
+	capture_end(&cap, NULL, NULL);
+	free_argv(argc, argv, quoted);
+	const char *m = msg.buf;
+	if (!strncmp(m, "expectation failed: ", 20))
+		m += 20;
+	if (r)
+		sbuf_addf(why, "%s: %s", check, *m ? m : "it does not hold");
+	sbuf_release(&msg);
+	return r == 0;
+}
+
+static void target_words(const struct session *s, struct sbuf *sb)
+{
+	char kv[16];
+	if (s->sim)
+		sbuf_addf(sb, "sim %s%s", kver_str(s->sim_kv, kv), s->check_fields ? " --check-fields" : "");
+	else
+		sbuf_adds(sb, "live");
+}
+
+static bool target_holds(const struct session *s, const char *arg)
+{
+	if (!strcmp(arg, "live"))
+		return !s->sim;
+	char v[32];
+	bool cf = strstr(arg, "--check-fields") != NULL;
+	uint32_t kv;
+	if (sscanf(arg, "sim %31s", v) != 1 || kver_parse(v, &kv, 0) < 0)
+		return false;
+	return s->sim && s->sim_kv == kver_release(kv) && s->check_fields == cf;
+}
+
+static bool designed_holds(struct session *s, const char *arg, struct sbuf *why)
+{
+	const char *dot = strchr(arg, '.');
+	char *name = xstrndup(arg, dot ? (size_t)(dot - arg) : strlen(arg));
+	const struct syscall *sc = dot ? NULL : session_find_syscall(s, name);
+	const struct cstruct *st = session_find_struct(s, name);
+	bool st_designed = st && st->file && !strcmp(st->file, "(designed)");
+	bool ok = (sc && sc->designed) || (st_designed && (!dot || cstruct_find_field(st, dot + 1)));
+	if (!ok && dot && st_designed)
+		sbuf_addf(why, "struct %s has no field %s yet", name, dot + 1);
+	else if (!ok)
+		sbuf_addf(why, "nothing named %s has been designed yet", name);
+	free(name);
+	return ok;
+}
+
+/* One check against the session, right after a command (a call when called). When it does
+ * not hold, why says what was seen and what was wanted. */
+static bool check_holds(struct session *s, struct lesson_state *ls, const char *check, bool called, struct sbuf *why)
+{
+	const char *arg = lesson_check_arg(check);
+	bool judged = ls->l.steps[ls->step].judges_call;
+	switch (lesson_check_kind(check)) {
+	case LC_EXPECT:
+		return expect_holds(s, check, why);
+	case LC_RAN:
 		for (size_t i = 0; i < ls->nran; i++)
 			if (starts_with_words(ls->ran[i], arg))
 				return true;
+		sbuf_addf(why, "'%s' has not been run in this step", arg);
 		return false;
-	}
-	if (!strncmp(check, "called", 6))
-		return s->have_last && s->last_sc && !strcmp(s->last_sc->name, arg);
-	if (!strncmp(check, "buffer", 6))
-		return s->cur && !strcmp(s->cur->st->name, arg);
-	if (!strncmp(check, "designed", 8)) {
-		const struct syscall *sc = session_find_syscall(s, arg);
-		const struct cstruct *st = session_find_struct(s, arg);
-		return (sc && sc->designed) || (st && st->file && !strcmp(st->file, "(designed)"));
-	}
-	if (!strncmp(check, "target", 6)) {
-		if (!strcmp(arg, "live"))
-			return !s->sim;
-		char v[32];
-		bool cf = strstr(arg, "--check-fields") != NULL;
-		uint32_t kv;
-		if (sscanf(arg, "sim %31s", v) != 1 || kver_parse(v, &kv, 0) < 0)
-			return false;
-		return s->sim && s->sim_kv == kver_release(kv) && s->check_fields == cf;
+	case LC_CALLED:
+		if (called && !strcmp(s->last_sc->name, arg))
+			return true;
+		if (called)
+			sbuf_addf(why, "the call was of %s, wanted %s", s->last_sc->name, arg);
+		else
+			sbuf_addf(why, "no call of %s in this step yet", arg);
+		return false;
+	case LC_BUFFER:
+		if (s->cur && !strcmp(s->cur->st->name, arg))
+			return true;
+		if (s->cur)
+			sbuf_addf(why, "the current buffer is a struct %s, wanted %s", s->cur->st->name, arg);
+		else
+			sbuf_addf(why, "there is no buffer yet, wanted a struct %s ('new %s')", arg, arg);
+		return false;
+	case LC_DESIGNED:
+		return designed_holds(s, arg, why);
+	case LC_SIZE:
+		if (s->cur && lesson_size_holds(check, s->cur->size))
+			return true;
+		if (s->cur)
+			sbuf_addf(why, "the buffer's size is %llu, wanted ", (unsigned long long)s->cur->size);
+		else
+			sbuf_adds(why, "there is no buffer yet, wanted a size ");
+		lesson_size_words(check, why);
+		return false;
+	case LC_TARGET:
+		if (target_holds(s, arg))
+			return true;
+		sbuf_adds(why, judged ? "the call went to " : "the target is ");
+		target_words(s, why);
+		sbuf_addf(why, ", wanted %s", arg);
+		return false;
 	}
 	return false;
 }
 
-/* The first check of the current step that does not hold, or NULL. */
-static const char *first_failing(struct session *s, struct lesson_state *ls)
+/* Do all the current step's checks hold? why gets the first that does not. */
+static bool step_holds(struct session *s, struct lesson_state *ls, bool called, struct sbuf *why)
 {
 	const struct lesson_step *st = &ls->l.steps[ls->step];
+	if (st->judges_call && !called) {
+		sbuf_adds(why, "no call has been made in this step yet");
+		return false;
+	}
 	for (size_t i = 0; i < st->nchecks; i++)
-		if (!check_holds(s, ls, st->checks[i]))
-			return st->checks[i];
-	return NULL;
+		if (!check_holds(s, ls, st->checks[i], called, why))
+			return false;
+	return true;
 }
 
 /* Lessons come with the catalogue, which may be anyone's: their text is shown safe. */
@@ -114,13 +279,49 @@ static char *safe_dup(const char *s, unsigned keep)
 	return sbuf_detach(&sb);
 }
 
+/* text broken at spaces into lines of at most width columns (a projector shows 80) */
+static void wrap(struct sbuf *sb, const char *text, size_t width)
+{
+	size_t col = 0;
+	for (const char *p = text; *p;) {
+		size_t w = strcspn(p, " ");
+		if (col && col + 1 + w > width) {
+			sbuf_addch(sb, '\n');
+			col = 0;
+		} else if (col) {
+			sbuf_addch(sb, ' ');
+			col++;
+		}
+		sbuf_add(sb, p, w);
+		col += w;
+		p += w + strspn(p + w, " ");
+	}
+}
+
 static void show_step(struct lesson_state *ls)
 {
 	const struct lesson_step *st = &ls->l.steps[ls->step];
-	char *t = safe_dup(st->title, 0), *task = safe_dup(st->task, SAFE_NL | SAFE_TAB);
-	printf("\n-- step %zu of %zu: %s --\n%s\n", ls->step + 1, ls->l.nsteps, t, task);
+	struct sbuf words = SBUF_INIT, done = SBUF_INIT;
+	sbuf_adds(&words, "(done when ");
+	lesson_step_words(st, &words);
+	sbuf_adds(&words, ")");
+	wrap(&done, words.buf, 78);
+	sbuf_release(&words);
+	char *t = safe_dup(st->title, 0), *task = safe_dup(st->task, SAFE_NL | SAFE_TAB), *d = safe_dup(done.buf, SAFE_NL);
+	printf("\n-- step %zu of %zu: %s --\n%s\n%s\n", ls->step + 1, ls->l.nsteps, t, task, d);
 	free(t);
 	free(task);
+	free(d);
+	sbuf_release(&done);
+}
+
+static void step_reset(struct lesson_state *ls)
+{
+	for (size_t i = 0; i < ls->nran; i++)
+		free(ls->ran[i]);
+	ls->nran = 0;
+	free(ls->why);
+	ls->why = NULL;
 }
 
 void lesson_after_command(struct session *s, const char *text, int result)
@@ -129,20 +330,35 @@ void lesson_after_command(struct session *s, const char *text, int result)
 	(void)result;
 	if (!ls || ls->step >= ls->l.nsteps || starts_with_words(text, "lesson"))
 		return;
+	bool called = s->calls != ls->calls_seen;
+	ls->calls_seen = s->calls;
 	ALLOC_GROW(ls->ran, ls->nran + 1, ls->ralloc);
 	ls->ran[ls->nran++] = xstrdup(text);
-	if (first_failing(s, ls))
+	struct sbuf why = SBUF_INIT;
+	bool quiet = ls->quiet || s->json;
+	if (ls->l.steps[ls->step].judges_call && !called)
+		return; /* only a call can pass it; why stays what the step's last call was told */
+	if (!step_holds(s, ls, called, &why)) {
+		if (called && !quiet) { /* an action was judged: say why it did not pass */
+			char *w = safe_dup(why.buf, 0);
+			printf("\n(step %zu not passed: %s)\n", ls->step + 1, w);
+			free(w);
+			fflush(stdout);
+		}
+		free(ls->why);
+		ls->why = sbuf_detach(&why);
 		return;
-	if (!ls->quiet) {
+	}
+	sbuf_release(&why);
+	if (!quiet) {
 		char *t = safe_dup(ls->l.steps[ls->step].title, 0);
 		printf("\n✓ step %zu passed: %s\n", ls->step + 1, t);
 		free(t);
 	}
-	for (size_t i = 0; i < ls->nran; i++)
-		free(ls->ran[i]);
-	ls->nran = 0;
+	step_reset(ls);
 	ls->step++;
-	if (ls->quiet)
+	progress_save(ls);
+	if (quiet)
 		return;
 	if (ls->step < ls->l.nsteps) {
 		show_step(ls);
@@ -154,16 +370,23 @@ void lesson_after_command(struct session *s, const char *text, int result)
 	fflush(stdout);
 }
 
-static int find_lesson(struct session *s, unsigned n, struct lesson *l)
+/* ---- finding and listing lessons ---- */
+
+static int lesson_paths(struct session *s, char ***paths, size_t *np)
 {
 	char *dir = lesson_dir(s->data_dir ? s->data_dir : catalog_default_dir());
-	char **paths;
-	size_t np;
 	if (!dir)
 		return -1;
-	int r = lesson_files(dir, &paths, &np);
+	int r = lesson_files(dir, paths, np);
 	free(dir);
-	if (r < 0)
+	return r;
+}
+
+static int find_lesson(struct session *s, unsigned n, struct lesson *l)
+{
+	char **paths;
+	size_t np;
+	if (lesson_paths(s, &paths, &np) < 0)
 		return -1;
 	const char *path = NULL;
 	for (size_t i = 0; i < np; i++) {
@@ -171,23 +394,22 @@ static int find_lesson(struct session *s, unsigned n, struct lesson *l)
 		if ((unsigned)atoi(base) == n)
 			path = paths[i];
 	}
-	r = path ? lesson_load(path, l) : err("no lesson %u; 'lesson' lists them", n);
+	int r = path ? lesson_load(path, l) : err("no lesson %u; 'lesson' lists them", n);
 	lesson_files_free(paths, np);
 	return r;
 }
 
-static int list_lessons(struct session *s)
+/* The lessons with the progress kept for each (progress: also where each stands). */
+static int list_lessons(struct session *s, bool progress)
 {
 	struct out *o = &s->out;
-	char *dir = lesson_dir(s->data_dir ? s->data_dir : catalog_default_dir());
 	char **paths;
 	size_t np;
-	if (!dir)
+	struct progress p;
+	if (lesson_paths(s, &paths, &np) < 0)
 		return -1;
-	int r = lesson_files(dir, &paths, &np);
-	free(dir);
-	if (r < 0)
-		return -1;
+	progress_read(&p);
+	int r = 0;
 	out_arr(o, NULL);
 	for (size_t i = 0; i < np && !r; i++) {
 		struct lesson l;
@@ -195,28 +417,43 @@ static int list_lessons(struct session *s)
 			r = -1;
 			break;
 		}
-		out_text(o, "  %2u  %-48s %zu steps\n", l.number, l.title, l.nsteps);
+		unsigned n = l.number <= LESSON_MAX ? l.number : 0;
+		unsigned best = p.total[n] == l.nsteps ? p.best[n] : 0;
+		struct sbuf st = SBUF_INIT;
+		if (best == l.nsteps)
+			sbuf_adds(&st, "done");
+		else if (n && p.current == n)
+			sbuf_addf(&st, "at step %u", p.current_step);
+		else if (best)
+			sbuf_addf(&st, "%u passed", best);
+		if (progress)
+			out_text(o, "  %2u  %-48s %u of %zu steps  %s\n", l.number, l.title, best, l.nsteps, st.buf);
+		else
+			out_text(o, "  %2u  %-48s %zu steps\n", l.number, l.title, l.nsteps);
 		out_obj(o, NULL);
 		out_u64(o, "number", l.number);
 		out_str(o, "title", l.title);
 		out_u64(o, "steps", l.nsteps);
+		out_u64(o, "passed", best);
+		out_bool(o, "current", n && p.current == n);
 		out_end(o);
+		sbuf_release(&st);
 		lesson_release(&l);
 	}
 	out_end(o);
-	if (!r)
+	if (!r && p.current)
+		out_text(o, "lesson %u is in progress at step %u: 'lesson resume' goes on\n", p.current, p.current_step);
+	else if (!r && !progress)
 		out_text(o, "start one with 'lesson N'\n");
 	lesson_files_free(paths, np);
 	return r;
 }
 
+/* ---- grading a solution ---- */
+
 /* --check: the solution script in a fresh session with the lesson attached. */
 static int check_solution(struct session *s, struct lesson_state *ls, const char *file)
 {
-	if (s->checking) { /* a solution that checks itself would never end */
-		lesson_state_free(ls);
-		return err("lesson --check cannot run inside a solution being checked ('%s')", file);
-	}
 	FILE *fp = session_open_script(file);
 	if (!fp) {
 		lesson_state_free(ls);
@@ -246,70 +483,188 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 		return sig_interrupt_err();
 	}
 	struct out *o = &s->out;
-	const char *failing = ls->step < ls->l.nsteps ? first_failing(&sub, ls) : NULL;
+	bool ok = ls->step == ls->l.nsteps;
+	struct sbuf why = SBUF_INIT;
+	if (!ok && ls->why)
+		sbuf_adds(&why, ls->why);
+	else if (!ok && !step_holds(&sub, ls, false, &why) && !why.len)
+		sbuf_adds(&why, "a check does not hold");
 	out_obj(o, NULL);
 	out_u64(o, "lesson", ls->l.number);
 	out_str(o, "title", ls->l.title);
 	out_u64(o, "steps", ls->l.nsteps);
 	out_u64(o, "passed", ls->step);
-	out_bool(o, "ok", ls->step == ls->l.nsteps);
+	out_bool(o, "ok", ok);
+	if (!ok)
+		out_str(o, "why", why.buf);
 	out_end(o);
 	int r = 0;
-	if (ls->step == ls->l.nsteps) {
+	if (ok) {
 		out_text(o, "lesson %u (%s): all %zu steps passed\n", ls->l.number, ls->l.title, ls->l.nsteps);
 	} else {
 		fputs(errs.buf, stderr);
-		r = err("lesson %u: step %zu ('%s') not passed by '%s': '%s' does not hold", ls->l.number, ls->step + 1,
-			ls->l.steps[ls->step].title, file, failing ? failing : "(a check)");
+		r = err("lesson %u: step %zu ('%s') not passed by '%s': %s", ls->l.number, ls->step + 1,
+			ls->l.steps[ls->step].title, file, why.buf);
 	}
+	sbuf_release(&why);
 	sbuf_release(&errs);
 	sub.cat = NULL;
 	session_release(&sub); /* frees ls */
 	return r;
 }
 
+/* ---- the command ---- */
+
+static int print_solution(struct session *s, const struct lesson *l)
+{
+	char *path = lesson_solution_path(l), *text;
+	size_t len;
+	int r = 0;
+	if (read_file_max(path, 1 << 16, &text, &len) < 0) {
+		r = err("lesson %u has no solution file '%s'", l->number, path);
+	} else {
+		out_text(&s->out, "# lesson %u: %s (its solution, as 'lesson %u --check' grades it)\n", l->number, l->title,
+			 l->number);
+		out_puts(&s->out, text);
+		out_obj(&s->out, NULL);
+		out_u64(&s->out, "lesson", l->number);
+		out_str(&s->out, "solution", text);
+		out_end(&s->out);
+		free(text);
+	}
+	free(path);
+	return r;
+}
+
+/* lesson N in JSON: the lesson as the student meets it. */
+static void lesson_json(struct out *o, const struct lesson_state *ls)
+{
+	out_obj(o, NULL);
+	out_u64(o, "lesson", ls->l.number);
+	out_str(o, "title", ls->l.title);
+	out_str(o, "intro", ls->l.intro);
+	out_u64(o, "step", ls->step + 1);
+	out_arr(o, "steps");
+	for (size_t i = 0; i < ls->l.nsteps; i++) {
+		const struct lesson_step *st = &ls->l.steps[i];
+		struct sbuf done = SBUF_INIT;
+		lesson_step_words(st, &done);
+		out_obj(o, NULL);
+		out_str(o, "title", st->title);
+		out_str(o, "task", st->task);
+		out_str(o, "done_when", done.buf);
+		out_bool(o, "judges_call", st->judges_call);
+		out_arr(o, "checks");
+		for (size_t k = 0; k < st->nchecks; k++)
+			out_str(o, NULL, st->checks[k]);
+		out_end(o);
+		out_end(o);
+		sbuf_release(&done);
+	}
+	out_end(o);
+	out_end(o);
+}
+
+/* Makes ls the session's lesson, at step (0-based), and shows it. */
+static int start_lesson(struct session *s, struct lesson_state *ls, size_t step)
+{
+	ls->step = step;
+	ls->calls_seen = s->calls;
+	ls->save = !s->no_effects;
+	lesson_state_free(s->lesson);
+	s->lesson = ls;
+	progress_save(ls);
+	lesson_json(&s->out, ls);
+	if (s->json)
+		return 0;
+	out_text(&s->out, "lesson %u: %s\n\n%s\n", ls->l.number, ls->l.title, ls->l.intro);
+	if (step)
+		out_text(&s->out, "\n(starting at step %zu of %zu)\n", step + 1, ls->l.nsteps);
+	fflush(stdout);
+	show_step(ls);
+	return 0;
+}
+
+static int parse_number(const char *what, const char *text, unsigned long max, unsigned long *n)
+{
+	char *end;
+	*n = strtoul(text, &end, 10);
+	if (*end || !*n || *n > max || *text == '-' || *text == '+')
+		return usage_err("lesson: %s is a number from 1 to %lu, not '%s'", what, max, text);
+	return 0;
+}
+
 int cmd_lesson(struct session *s, int argc, char **argv)
 {
 	struct out *o = &s->out;
-	const char *check = NULL, *num = NULL;
+	const char *check = NULL, *num = NULL, *stepw = NULL;
+	bool solution = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--check") && i + 1 < argc)
 			check = argv[++i];
+		else if (!strcmp(argv[i], "--solution"))
+			solution = true;
 		else if (!num)
 			num = argv[i];
+		else if (!stepw)
+			stepw = argv[i];
 		else
 			return command_usage(command_find("lesson"));
 	}
+	if (s->checking) /* the solution being checked owns the lesson: it may not replace or end it */
+		return check ? err("lesson --check cannot run inside a solution being checked ('%s')", check)
+			     : err("'lesson' cannot run inside a solution being checked: it would replace the lesson graded");
+	if ((check || solution) && (!num || stepw || (check && solution)))
+		return command_usage(command_find("lesson"));
 	if (!num) {
-		if (check)
-			return command_usage(command_find("lesson"));
 		if (s->lesson && s->lesson->step < s->lesson->l.nsteps) {
+			lesson_json(o, s->lesson);
 			out_text(o, "lesson %u: %s", s->lesson->l.number, s->lesson->l.title);
-			show_step(s->lesson);
+			if (!s->json)
+				show_step(s->lesson);
+			if (s->lesson->why && !s->json)
+				out_text(o, "(not passed yet: %s)\n", s->lesson->why);
 			return 0;
 		}
-		return list_lessons(s);
+		return list_lessons(s, false);
 	}
+	if (stepw && (!strcmp(num, "stop") || !strcmp(num, "progress") || !strcmp(num, "resume")))
+		return command_usage(command_find("lesson"));
 	if (!strcmp(num, "stop")) {
 		lesson_state_free(s->lesson);
 		s->lesson = NULL;
 		return 0;
 	}
-	char *end;
-	unsigned long n = strtoul(num, &end, 10);
-	if (*end || !n || n > 99)
-		return usage_err("lesson: N is a lesson number, not '%s'", num);
+	if (!strcmp(num, "progress"))
+		return list_lessons(s, true);
+	unsigned long n, step = 1;
+	if (!strcmp(num, "resume")) {
+		struct progress p;
+		progress_read(&p);
+		if (!p.current)
+			return err("no lesson in progress to resume; 'lesson N' starts one");
+		n = p.current;
+		step = p.current_step;
+	} else if (parse_number("N", num, LESSON_MAX, &n) < 0) {
+		return CMD_USAGE;
+	}
 	struct lesson_state *ls = xcalloc(1, sizeof(*ls));
 	if (find_lesson(s, (unsigned)n, &ls->l) < 0) {
 		free(ls);
 		return -1;
 	}
+	if (stepw && parse_number("STEP", stepw, ls->l.nsteps, &step) < 0) {
+		lesson_state_free(ls);
+		return CMD_USAGE;
+	}
+	if (step > ls->l.nsteps) /* the lesson lost steps since it was saved */
+		step = 1;
 	if (check)
 		return check_solution(s, ls, check);
-	lesson_state_free(s->lesson);
-	s->lesson = ls;
-	out_text(o, "lesson %u: %s\n\n%s\n", ls->l.number, ls->l.title, ls->l.intro);
-	fflush(stdout);
-	show_step(ls);
-	return 0;
+	if (solution) {
+		int r = print_solution(s, &ls->l);
+		lesson_state_free(ls);
+		return r;
+	}
+	return start_lesson(s, ls, step - 1);
 }

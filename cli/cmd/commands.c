@@ -186,13 +186,19 @@ const struct command commands[] = {
 	  "to a simulated kernel instead, so the output is the same everywhere. --verbose (and\n"
 	  "--json) add the numbers that vary from run to run, such as double-fetch's race counts.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
-	{ "lesson", cmd_lesson, "[N] [--check FILE.xsc] [--json]", "guided, self-checking workshop lessons",
-	  "Without N, lists the lessons (docs/lessons/NN-name.md). 'lesson N' starts lesson N: it\n"
-	  "states the first step's task; after each command you type, the lesson checks the\n"
-	  "step's conditions and moves on when they hold. 'lesson' alone then shows where you are,\n"
-	  "'lesson stop' ends it. --check FILE.xsc runs a solution script in a fresh session and\n"
-	  "fails, naming the first step not passed, unless it solves every step. The solution may\n"
-	  "not use --unsafe nor write files, and is read up to 1 MiB.",
+	{ "lesson", cmd_lesson, "[N [STEP] | resume | progress | stop] [--check FILE.xsc | --solution] [--json]",
+	  "guided, self-checking workshop lessons",
+	  "Without N, lists the lessons (docs/lessons/NN-name.md). 'lesson N' starts lesson N (at\n"
+	  "STEP when given): it states the step's task and what it waits for; after each command you\n"
+	  "type, the lesson checks the step's conditions and moves on when they hold. A step about a\n"
+	  "call passes only on a call made during it, judged right after that call (its target and\n"
+	  "buffer), and a call that does not pass says what was seen and what was wanted. 'lesson'\n"
+	  "alone then shows where you are, 'lesson stop' ends it. Progress is kept in\n"
+	  "$XDG_STATE_HOME/xsc/lessons: 'lesson resume' goes back to the step you were at, 'lesson\n"
+	  "progress' shows how far you got in each. --solution prints the lesson's solution\n"
+	  "(docs/lessons/solutions/NN.xsc); --check FILE.xsc runs a solution script in a fresh\n"
+	  "session and fails, naming the first step not passed and why, unless it solves every step.\n"
+	  "The solution may not use --unsafe, write files or run 'lesson', and is read up to 1 MiB.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE, COMP_FILE, COMP_FILE } },
 	{ "transcript", cmd_transcript, "[FILE.md [--force] | off]", "record the session as Markdown",
 	  "From now on, every command and its output is appended to FILE.md as it finishes; the\n"

@@ -271,6 +271,32 @@ static uint32_t feature_since(const struct catalog *cat, const struct syscall *s
 	return 0;
 }
 
+/* Under --sim: the bitmap sys_features would return on that kernel, from the catalogue's
+ * dates of each feature ('?' for one it does not date, such as a query's answer). */
+static int compute_sim_bitmap(const struct catalog *cat, const struct demo_opts *o, struct demo_result *r)
+{
+	const struct syscall *sc = catalog_find_syscall(cat, "openat2");
+	char kv[16];
+	if (!sc)
+		return err("the catalogue has no openat2");
+	size_t set = 0, unknown = 0;
+	struct sbuf bits = SBUF_INIT;
+	for (size_t i = 0; i < sc->nfeatures; i++) {
+		uint32_t v = feature_since(cat, sc, sc->features[i]);
+		sbuf_addch(&bits, !v ? '?' : v <= o->sim_kv ? '+' : '.');
+		set += v && v <= o->sim_kv;
+		unknown += !v;
+	}
+	sbuf_addf(&r->text, "On a simulated %s kernel, from the catalogue's dates (bit 0 first; '+' set,\n"
+			    "'.' clear, '?' undated):\n"
+			    "openat2  %s\n%zu of %zu bits set, in 1 call and no side effects.\n",
+		  kver_str(o->sim_kv, kv), bits.buf, set, sc->nfeatures);
+	fact(r, "sim_bits_set", set, false);
+	fact(r, "sim_bits_undated", unknown, false);
+	sbuf_release(&bits);
+	return 0;
+}
+
 static int compute_vdso(const struct catalog *cat, const struct demo_opts *o, struct demo_result *r)
 {
 	(void)o;
@@ -344,7 +370,9 @@ static const struct demo_step sign_extension[] = {
 	{ DS_SAY, "As unsigned int the value stays in bit 31: still unknown, still EINVAL, but no longer 33 bits of damage.", NULL },
 	{ DS_RUN, "set resolve (unsigned)0x80000000", NULL },
 	{ DS_RUN, "expect field resolve 0x80000000", NULL },
-	{ DS_SAY, "The convention: flags are unsigned, in user space too (RESOLVE_* and CLONE_* are ULL constants).", NULL },
+	{ DS_SAY, "The convention: flags are unsigned, in user space too. The uapi headers' RESOLVE_*\n"
+		  "are plain int constants (0x01 to 0x20, far from bit 31); clone3's flags past bit 31\n"
+		  "are ULL (CLONE_CLEAR_SIGHAND is 1ULL << 32): include/uapi/linux/openat2.h, sched.h.", NULL },
 	{ 0, NULL, NULL },
 };
 
@@ -360,8 +388,9 @@ static const struct demo_step double_fetch[] = {
 
 static const struct demo_step multiplexer[] = {
 	{ DS_COMPUTE, NULL, compute_multiplexer },
-	{ DS_SAY, "The 32-bit size hazard, simulated: bit 63 (CHECK_FIELDS' query bit) falls off and the command runs.", NULL },
-	{ DS_RUN, "target sim 6.18 --check-fields", NULL },
+	{ DS_SAY, "The 32-bit size hazard, on a simulated {sim} kernel with the CHECK_FIELDS proposal:\n"
+		  "bit 63, its query bit, falls off and the command runs.", NULL },
+	{ DS_RUN, "target sim {sim} --check-fields", NULL },
 	{ DS_RUN, "new bpf", NULL },
 	{ DS_RUN, "size 1<<63|168", NULL },
 	{ DS_RUN, "call bpf", NULL },
@@ -375,7 +404,8 @@ static const struct demo_step multiplexer[] = {
 static const struct demo_step lineage[] = {
 	{ DS_SAY, "From the catalogue's lineage data:", NULL },
 	{ DS_COMPUTE, NULL, compute_lineage },
-	{ DS_SAY, "renameat2 in a sandbox: RENAME_NOREPLACE on a missing file is harmless.", NULL },
+	{ DS_SAY, "renameat2 in a sandbox, which holds a file 'a' and no 'b': RENAME_NOREPLACE renames\n"
+		  "a to b, since no b exists (an existing b would be EEXIST, a missing a ENOENT).", NULL },
 	{ DS_RUN, "target live", NULL },
 	{ DS_RUN, "call renameat2", NULL },
 	{ DS_SAY, "An unknown flag bit is refused, so new flags can be probed:", NULL },
@@ -387,18 +417,19 @@ static const struct demo_step probing_cost[] = {
 	{ DS_COMPUTE, NULL, compute_probing },
 	{ DS_SAY, "The bitmap, as sys_features would return it (one bit per catalogue feature):", NULL },
 	{ DS_LIVE_RUN, "features openat2", NULL },
+	{ DS_SIM_COMPUTE, NULL, compute_sim_bitmap },
 	{ 0, NULL, NULL },
 };
 
 static const struct demo_step no_op_query[] = {
 	{ DS_SAY, "CHECK_FIELDS (2024 proposal): bit 63 of the size asks 'what do you accept?' and the call does nothing.", NULL },
-	{ DS_RUN, "target sim 6.18 --check-fields", NULL },
+	{ DS_RUN, "target sim {sim} --check-fields", NULL },
 	{ DS_RUN, "new openat2", NULL },
 	{ DS_RUN, "size 1<<63|24", NULL },
 	{ DS_RUN, "call openat2", NULL },
 	{ DS_SAY, "The struct now holds every flag bit that kernel accepts:", NULL },
 	{ DS_RUN, "dump", NULL },
-	{ DS_SAY, "No kernel merged it. The running kernel reads the same call as a huge size:", NULL },
+	{ DS_SAY, "No kernel merged it. Without it, {kernel} reads the same call as a huge size:", NULL },
 	{ DS_RUN, "target live", NULL },
 	{ DS_RUN, "new openat2", NULL },
 	{ DS_RUN, "size 1<<63|24", NULL },
@@ -413,14 +444,14 @@ static const struct demo_step vdso_counter[] = {
 };
 
 const struct demo demos[] = {
-	{ "sign-extension", "an int flags value in a u64 field sign-extends", sign_extension },
-	{ "double-fetch", "a size embedded in the struct, read twice, against a separate size argument", double_fetch },
-	{ "multiplexer", "bpf's one union against the extensible calls", multiplexer },
-	{ "lineage", "rename, renameat, renameat2: why every new call needs flags", lineage },
-	{ "probing-cost", "trial and error against one bitmap query", probing_cost },
-	{ "no-op-query", "CHECK_FIELDS in the simulator against the live kernel's E2BIG", no_op_query },
-	{ "vdso-counter", "why one counter cannot answer per-feature questions", vdso_counter },
-	{ NULL, NULL, NULL },
+	{ "sign-extension", "an int flags value in a u64 field sign-extends", sign_extension, "openat2" },
+	{ "double-fetch", "a size embedded in the struct, read twice, against a separate size argument", double_fetch, NULL },
+	{ "multiplexer", "bpf's one union against the extensible calls", multiplexer, "openat2" },
+	{ "lineage", "rename, renameat, renameat2: why every new call needs flags", lineage, "renameat2" },
+	{ "probing-cost", "trial and error against one bitmap query", probing_cost, "openat2" },
+	{ "no-op-query", "CHECK_FIELDS in the simulator against a kernel without it", no_op_query, "openat2" },
+	{ "vdso-counter", "why one counter cannot answer per-feature questions", vdso_counter, NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 const struct demo *demo_find(const char *name)

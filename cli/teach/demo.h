@@ -15,7 +15,13 @@ enum demo_step_kind {
 	DS_RUN,       /* an xsc command; "target live" becomes "target sim V" under --sim V */
 	DS_LIVE_RUN,  /* a command that only makes sense on the running kernel: skipped under --sim */
 	DS_COMPUTE,   /* a computed part: fn */
+	DS_SIM_COMPUTE, /* a computed part standing in for the DS_LIVE_RUN before it under --sim */
 };
+
+/* In a DS_RUN's command and a DS_SAY's narration, "{sim}" is the --sim version (else
+ * DEMO_SIM_DEFAULT, for demos of proposals no running kernel has) and "{kernel}" names where
+ * "target live" sends the calls: "the running kernel" or "a simulated V kernel". */
+#define DEMO_SIM_DEFAULT "6.18"
 
 #define DEMO_MAX_FACTS 12
 
@@ -46,6 +52,7 @@ struct demo_step {
 struct demo {
 	const char *name, *title;
 	const struct demo_step *steps;
+	const char *needs;  /* the syscall its story is about: --sim before it came is refused, or NULL */
 };
 
 extern const struct demo demos[]; /* ends with a NULL name */
