@@ -81,7 +81,19 @@ VERSION      := 0.1
 all: deps
 	@$(MAKE) --no-print-directory build
 
-build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS)
+build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(BUILD)/guest/initramfs.cpio
+
+# The agent of 'target vm' guests: xsc's own call runner, linked statically, as /init of a
+# small initramfs (guest/init.c); xsc looks for it beside itself.
+$(BUILD)/guest/init: guest/init.c $(BUILD)/libxsc-core.a
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) -static -o $@ $< $(BUILD)/libxsc-core.a -ljansson
+
+$(BUILD)/guest/initramfs.cpio: $(BUILD)/guest/init
+	@rm -rf $(BUILD)/guest/root && mkdir -p $(BUILD)/guest/root/proc $(BUILD)/guest/root/sys $(BUILD)/guest/root/dev $(BUILD)/guest/root/tmp
+	@cp $< $(BUILD)/guest/root/init
+	@cd $(BUILD)/guest/root && find . | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 >../initramfs.cpio.tmp
+	@mv $(BUILD)/guest/initramfs.cpio.tmp $@
 
 $(BUILD)/xsc: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -204,6 +216,8 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/data/kernels
 	install -m 644 data/kernels/*.json $(DESTDIR)$(DATADIR)/data/kernels/
 	install -m 644 $(BUILD)/libxsc.a $(DESTDIR)$(LIBDIR)/libxsc.a
+	install -d $(DESTDIR)$(LIBDIR)/xsc
+	install -m 644 $(BUILD)/guest/initramfs.cpio $(DESTDIR)$(LIBDIR)/xsc/initramfs.cpio
 	install -m 644 cli/kernel/include/xsc/sys_features.h $(DESTDIR)$(INCDIR)/xsc/sys_features.h
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/site $(DESTDIR)$(DATADIR)/docs/guide
 	install -m 644 $(BUILD)/xsc.1 $(DESTDIR)$(MANDIR)/man1/xsc.1
@@ -218,6 +232,7 @@ install: all
 		'$(PREFIX)' '$(LIBDIR)' '$(INCDIR)' '$(VERSION)' >$(DESTDIR)$(LIBDIR)/pkgconfig/xsc.pc
 
 uninstall:
+	rm -rf $(DESTDIR)$(LIBDIR)/xsc
 	rm -f $(DESTDIR)$(BINDIR)/xsc $(DESTDIR)$(LIBDIR)/libxsc.a $(DESTDIR)$(LIBDIR)/pkgconfig/xsc.pc
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)/xsc
 	rm -f $(DESTDIR)$(MANDIR)/man1/xsc.1 $(DESTDIR)$(BASHCOMPDIR)/xsc

@@ -12,6 +12,8 @@
 #include "base/sig.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
+#include "kernel/kimage.h"
+#include "kernel/vm.h"
 #include "model/dataload.h"
 #include "model/kver.h"
 #include "teach/design.h"
@@ -37,7 +39,48 @@ void session_release(struct session *s)
 	design_free(s->design);
 	session_set_transcript(s, NULL, false);
 	catalog_free(s->cat);
+	session_stop_guests(s);
+	free(s->vm_version);
 	memset(s, 0, sizeof(*s));
+}
+
+void session_stop_guests(struct session *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(s->guests); i++) {
+		vm_stop(s->guests[i]);
+		s->guests[i] = NULL;
+	}
+}
+
+struct vm_guest *session_guest(struct session *s)
+{
+	size_t i, free_slot = ARRAY_SIZE(s->guests);
+	for (i = 0; i < ARRAY_SIZE(s->guests); i++) {
+		if (s->guests[i] && !strcmp(s->guest_version[i], s->vm_version)) {
+			if (vm_alive(s->guests[i]))
+				return s->guests[i];
+			vm_stop(s->guests[i]); /* it powered off after its idle timeout: boot again */
+			s->guests[i] = NULL;
+		}
+		if (!s->guests[i] && free_slot == ARRAY_SIZE(s->guests))
+			free_slot = i;
+	}
+	const struct catalog *cat = session_catalog(s);
+	struct kimages ks;
+	if (!cat)
+		return NULL;
+	if (free_slot == ARRAY_SIZE(s->guests)) {
+		err("target vm: %zu guests are running; 'target live' stops them", ARRAY_SIZE(s->guests));
+		return NULL;
+	}
+	int r = kimages_load(cat->dir, &ks);
+	struct kimage *k = r ? NULL : kimages_find(&ks, s->vm_version);
+	if (!r && !k)
+		err("target vm: xsc knows no kernel '%s' ('kernels' lists them)", s->vm_version);
+	if (k && vm_start(k, &s->guests[free_slot]) == 0)
+		snprintf(s->guest_version[free_slot], sizeof(s->guest_version[free_slot]), "%s", s->vm_version);
+	kimages_release(&ks);
+	return s->guests[free_slot];
 }
 
 int session_kernel_arg(struct session *s, const char *what, const char *arg, uint32_t *kv)

@@ -26,6 +26,12 @@ struct session {
 	bool sim;
 	uint32_t sim_kv;
 	bool check_fields;
+	/* 'target vm VERSION': calls go to a real kernel of that version in qemu; one guest per
+	 * version, started on first use (session_guest) and kept until 'target live', 'target
+	 * sim' or the end of the session */
+	char *vm_version;          /* NULL: not a guest */
+	struct vm_guest *guests[8];
+	char guest_version[8][16];
 	/* the last call, for expect ok / errno / ret */
 	bool have_last;
 	const struct syscall *last_sc;
@@ -50,6 +56,11 @@ const struct catalog *session_catalog(struct session *s);
 struct structbuf *session_find_buffer(struct session *s, const char *name);
 /* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
 void session_add_buffer(struct session *s, struct structbuf *sb);
+/* The running guest of s->vm_version, started now if it is not running (booting takes a few
+ * seconds); NULL (reported) when it cannot start. */
+struct vm_guest *session_guest(struct session *s);
+/* Stops every guest (no qemu outlives the session). */
+void session_stop_guests(struct session *s);
 /* Parses a kernel version for WHAT ("target sim") that the catalogue or this session's
  * designs have facts for; reports and returns -1 otherwise (a simulated 7.5 would silently
  * answer as the newest kernel the catalogue knows). */

@@ -60,3 +60,11 @@ kernel_release() {
 T() {
 	tmux -L "$sock" -f /dev/null "$@"
 }
+
+# vm_need VERSION...: for the VM tests: exits 77 with the reason when qemu is missing or a
+# kernel image cannot be fetched (fetching only what the cache lacks).
+vm_need() {
+	need qemu-system-x86_64 "qemu-system-x86_64 is missing (make deps installs it)"
+	$XSC --data "$top/data" kernels fetch "$@" >fetch.out 2>&1 ||
+		{ echo "the kernel images $* cannot be fetched: $(grep -v '^ ' fetch.out | tail -n 1)"; exit 77; }
+}

@@ -5,6 +5,7 @@
 #include "cmd/commands.h"
 #include "kernel/explain.h"
 #include "kernel/invoke.h"
+#include "kernel/vm.h"
 #include "model/decode.h"
 #include "model/kver.h"
 #include "model/xlat.h"
@@ -172,7 +173,7 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
  * kernel's version names the check, and follow-up calls confirm what it does not explain. */
 static void explain_live(struct session *s, struct call_plan *plan, const struct outcome *o, struct explanation *ex)
 {
-	uint32_t kv = running_kernel();
+	uint32_t kv = plan->guest ? vm_kernel(plan->guest) : running_kernel();
 	struct sim_opts so = { kv, false };
 	struct outcome so_out;
 	struct sbuf why = SBUF_INIT;
@@ -231,13 +232,18 @@ int cmd_call(struct session *s, int argc, char **argv)
 		sim_call(s->cat, &plan.req, &so, &o, &ex.text);
 		sbuf_addf(&target, "sim %s%s", kver_str(s->sim_kv, kv), s->check_fields ? " --check-fields" : "");
 	} else {
+		if (s->vm_version && !(plan.guest = session_guest(s))) {
+			invoke_plan_release(&plan);
+			explanation_release(&ex);
+			return -1;
+		}
 		if (invoke_run(&plan, &o) < 0) {
 			invoke_plan_release(&plan);
 			explanation_release(&ex);
 			return -1;
 		}
 		explain_live(s, &plan, &o, &ex);
-		sbuf_adds(&target, "live");
+		sbuf_adds(&target, plan.guest ? vm_target(plan.guest) : "live");
 	}
 	o.raw_addresses = plan.raw_addresses;
 	print_outcome(s, sc, &plan, &o, &ex, target.buf);

@@ -1,24 +1,70 @@
-/* target: where 'call' goes, the running kernel or a simulated one. */
+/* target: where 'call' goes: the running kernel, a simulated one, or a real one in qemu. */
+#include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
 #include "kernel/explain.h"
+#include "kernel/kimage.h"
+#include "kernel/vm.h"
 #include "model/kver.h"
 #include "base/banned.h"
 
-int cmd_target(struct session *s, int argc, char **argv)
+static void say_target(struct session *s)
 {
 	char kv[16];
-	if (argc == 1) {
-		if (s->sim)
-			out_text(&s->out, "target: a simulated %s kernel%s\n", kver_str(s->sim_kv, kv),
-				 s->check_fields ? " implementing CHECK_FIELDS" : "");
+	if (s->vm_version) {
+		struct vm_guest *g = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(s->guests) && !g; i++)
+			if (s->guests[i] && !strcmp(s->guest_version[i], s->vm_version) && vm_alive(s->guests[i]))
+				g = s->guests[i];
+		if (g)
+			out_text(&s->out, "target: %s, %s\n", vm_target(g), vm_how(g));
 		else
-			out_text(&s->out, "target: the running kernel (%s)\n", kver_str(running_kernel(), kv));
+			out_text(&s->out, "target: a real %s kernel in qemu (it boots on the first call)\n", s->vm_version);
+	} else if (s->sim) {
+		out_text(&s->out, "target: a simulated %s kernel%s\n", kver_str(s->sim_kv, kv),
+			 s->check_fields ? " implementing CHECK_FIELDS" : "");
+	} else {
+		out_text(&s->out, "target: the running kernel (%s)\n", kver_str(running_kernel(), kv));
+	}
+}
+
+/* target vm VERSION: a kernel xsc knows and has fetched; the guest boots on the first call. */
+static int target_vm(struct session *s, const char *version)
+{
+	const struct catalog *cat = session_catalog(s);
+	struct kimages ks;
+	if (!cat)
+		return -1;
+	int r = kimages_load(cat->dir, &ks);
+	struct kimage *k = r ? NULL : kimages_find(&ks, version);
+	const char *bad = !k ? NULL : !k->present ? "it is not fetched" : kimage_check(k);
+	if (!r && !k)
+		r = err("target vm: xsc knows no kernel '%s' ('kernels' lists them)", version);
+	else if (!r && bad)
+		r = err("target vm %s: %s; 'kernels fetch %s' downloads it", version, bad, k->version);
+	if (!r) {
+		free(s->vm_version);
+		s->vm_version = xstrdup(k->version);
+		s->sim = false;
+		s->check_fields = false;
+	}
+	kimages_release(&ks);
+	return r;
+}
+
+int cmd_target(struct session *s, int argc, char **argv)
+{
+	if (argc == 1) {
+		say_target(s);
 		return 0;
 	}
+	if (!strcmp(argv[1], "vm") && argc == 3)
+		return target_vm(s, argv[2]);
 	if (!strcmp(argv[1], "live") && argc == 2) {
 		s->sim = false;
 		s->check_fields = false;
+		FREE_AND_NULL(s->vm_version);
+		session_stop_guests(s);
 		return 0;
 	}
 	if (strcmp(argv[1], "sim") || argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
@@ -29,5 +75,7 @@ int cmd_target(struct session *s, int argc, char **argv)
 	s->sim = true;
 	s->sim_kv = kver_release(v);
 	s->check_fields = argc == 4;
+	FREE_AND_NULL(s->vm_version);
+	session_stop_guests(s);
 	return 0;
 }

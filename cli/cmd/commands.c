@@ -74,13 +74,20 @@ const struct command commands[] = {
 	  "come from xsc's build, never from the catalogue; a solution 'lesson --check' runs may\n"
 	  "not use --unsafe. A syscall error is the answer, not a failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
-	{ "target", cmd_target, "[live | sim VERSION [--check-fields]]", "call the running kernel or a simulated one",
+	{ "target", cmd_target, "[live | sim VERSION [--check-fields] | vm VERSION]",
+	  "call the running kernel, a simulated one, or a real one in qemu",
 	  "'target sim 5.6' answers every following 'call' as a 5.6 kernel would, from the\n"
 	  "catalogue alone: its struct sizes, bounds, size cap, write-back, quirks and flags, and\n"
 	  "ENOSYS before the call existed; the output looks like a live call's. --check-fields\n"
 	  "models the 2024 CHECK_FIELDS proposal (bit 63 of the size asks what the kernel accepts;\n"
-	  "errno EEXTSYS_NOOP) for openat2, clone3 and mount_setattr. 'target live' goes back to\n"
-	  "the running kernel; 'target' says which is in use.",
+	  "errno EEXTSYS_NOOP) for openat2, clone3 and mount_setattr. 'target vm 6.1' runs the\n"
+	  "calls in a real kernel of that version ('kernels' lists them; 'kernels fetch' gets\n"
+	  "them): a guest in qemu, booted on the first call (a few seconds) and kept for the next,\n"
+	  "with xsc's own call runner as its /init, so a call is sandboxed, printed, explained and\n"
+	  "written back as a live one is. Guests have no network and 256 MiB, power off after ten\n"
+	  "idle minutes, and stop on 'target live' or 'target sim', at the end of the session and\n"
+	  "when xsc dies. KVM is used where kvm_intel or kvm_amd is loaded, else software\n"
+	  "emulation. 'target live' goes back to the running kernel; 'target' says which is in use.",
 	  0, { COMP_NONE } },
 	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--json]", "struct versions against kernel versions, simulated",
 	  "Rows are the user-space struct versions (each published size, and a 'future' caller\n"

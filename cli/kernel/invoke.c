@@ -18,6 +18,7 @@
 #include "kernel/sandbox.h"
 #include "kernel/systable.h"
 #include "kernel/trust.h"
+#include "kernel/vm.h"
 #include "model/value.h"
 #include "base/banned.h"
 
@@ -123,7 +124,7 @@ static void unmap_guarded(void *p, size_t map_len)
 	munmap(p, map_len);
 }
 
-static const struct request_memory guarded = { invoke_map_guarded, unmap_guarded };
+const struct request_memory invoke_guarded = { invoke_map_guarded, unmap_guarded };
 
 int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
 		const struct buffer_lookup *bufs, int nover, char **over, unsigned flags, unsigned timeout_ms,
@@ -154,7 +155,7 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 	plan->rseq_unregister = row && (row->how & SH_RSEQ_RELEASE);
 	/* a simulated call reads nothing past its buffers: the heap, not guarded pages (an mmap,
 	 * mprotect and munmap with fresh page faults were two thirds of a simulated call) */
-	if (request_build(cat, sc, sb, bufs, nover, over, live ? &guarded : &request_heap, &plan->req) < 0)
+	if (request_build(cat, sc, sb, bufs, nover, over, live ? &invoke_guarded : &request_heap, &plan->req) < 0)
 		return -1;
 	/* the prepared descriptor goes where the catalogue names none and no override does */
 	for (int i = 0; i < plan->req.nargs && plan->prep != PREP_NONE; i++)
@@ -505,6 +506,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->req.sc->name);
 	if (sig_interrupted()) /* explain's follow-up calls, a demo's next call: not after ^C */
 		return sig_interrupt_err();
+	if (plan->guest) /* a real kernel in qemu: the same steps, run by the agent there */
+		return vm_run(plan->guest, plan, out);
 	int landlock_abi = sandbox_landlock_abi();
 	if (!landlock_abi && needs_landlock(plan))
 		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",

@@ -16,6 +16,8 @@
 #include "kernel/systable.h"
 #include "model/structbuf.h"
 
+struct vm_guest;
+
 /* A request (model/request.h) with what only a live call needs. */
 struct call_plan {
 	struct call_request req; /* its buffers on pages of their own, a guard page after each */
@@ -33,6 +35,7 @@ struct call_plan {
 	bool probe;              /* planned with PLAN_PROBE */
 	unsigned raw_addresses;  /* trust_raw_addresses(): arguments xsc must not read */
 	struct sbuf lifted;      /* the checks it lifted, a line each */
+	struct vm_guest *guest;  /* runs in this guest's kernel (kernel/vm.h), not the running one */
 };
 
 enum plan_flags {
@@ -65,8 +68,10 @@ long invoke_prep(enum prep_kind k, int *err);
 const char *invoke_prep_name(enum prep_kind k);
 long invoke_raw(const struct call_plan *plan, const uint64_t a[6], int *err);
 int invoke_rseq_release(void);
-/* Where a plan's buffers need memory with a guard page after them. */
+/* Where a plan's buffers need memory with a guard page after them, and that memory as a
+ * request's (the agent in a guest rebuilds plans in it). */
 void *invoke_map_guarded(size_t len, size_t *map_len);
+extern const struct request_memory invoke_guarded;
 /* True when the syscall can be invoked live at all. */
 bool invoke_supported(const struct syscall *sc, const char **why);
 #endif

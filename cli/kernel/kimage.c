@@ -3,15 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "model/kver.h"
 #include "base/banned.h"
@@ -155,62 +154,6 @@ const char *kimage_check(const struct kimage *k)
 
 /* ---- running apt, dpkg-deb and tar (no shell: every argument is a word of its own) ---- */
 
-/* Starts argv with stdin, stdout and stderr on the given descriptors (-1: /dev/null) in dir. */
-static pid_t spawn(char *const argv[], const char *dir, int in, int out, int errfd)
-{
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	int null = open("/dev/null", O_RDWR);
-	if (dup2(in >= 0 ? in : null, 0) < 0 || dup2(out >= 0 ? out : null, 1) < 0 ||
-	    dup2(errfd >= 0 ? errfd : null, 2) < 0 || (dir && chdir(dir) < 0))
-		_exit(127);
-	closefrom(3);
-	execvp(argv[0], argv);
-	_exit(127);
-}
-
-/* Appends what fd gives until EOF. */
-static void slurp(int fd, struct sbuf *sb)
-{
-	char chunk[4096];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		sbuf_add(sb, chunk, (size_t)n);
-	}
-}
-
-static int wait_status(pid_t pid)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Runs argv; its standard output and error both go to out. The exit status, or -1. */
-static int run(char *const argv[], const char *dir, struct sbuf *out)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	pid_t pid = spawn(argv, dir, -1, p[1], p[1]);
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	slurp(p[0], out);
-	close(p[0]);
-	return wait_status(pid);
-}
-
 /* The private apt directory of a suite and the options that point apt at it alone. */
 struct aptdir {
 	char *dir;
@@ -305,7 +248,7 @@ static int apt(const struct aptdir *a, const char *dir, struct sbuf *out, const 
 	for (size_t i = 0; i < ARRAY_SIZE(a->opts) && a->opts[i]; i++)
 		argv[n++] = a->opts[i];
 	argv[n] = NULL;
-	return run((char *const *)argv, dir, out);
+	return proc_run((char *const *)argv, dir, out);
 }
 
 /* The value of "Key: value" in apt's output, or NULL. */
@@ -411,14 +354,17 @@ static int extract_vmlinuz(const char *deb, const char *dir, struct sbuf *out)
 	int p[2], e[2];
 	if (pipe2(p, O_CLOEXEC) < 0 || pipe2(e, O_CLOEXEC) < 0)
 		return -1;
-	pid_t a = spawn(dpkg, NULL, -1, p[1], e[1]);
-	pid_t b = spawn(tar, NULL, p[0], -1, e[1]);
+	pid_t a = proc_spawn(dpkg, NULL, -1, p[1], e[1]);
+	pid_t b = proc_spawn(tar, NULL, p[0], -1, e[1]);
 	close(p[0]);
 	close(p[1]);
 	close(e[1]);
-	slurp(e[0], out);
+	char chunk[4096];
+	for (ssize_t n; (n = read(e[0], chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR);)
+		if (n > 0)
+			sbuf_add(out, chunk, (size_t)n);
 	close(e[0]);
-	int ra = a > 0 ? wait_status(a) : -1, rb = b > 0 ? wait_status(b) : -1;
+	int ra = a > 0 ? proc_wait(a) : -1, rb = b > 0 ? proc_wait(b) : -1;
 	return ra == 0 && rb == 0 ? 0 : -1;
 }
 
@@ -427,7 +373,7 @@ static char *sha256_of(const char *path)
 	char *argv[] = { "sha256sum", (char *)path, NULL };
 	struct sbuf out = SBUF_INIT;
 	char *h = NULL;
-	if (run(argv, NULL, &out) == 0 && strcspn(out.buf, " ") == 64)
+	if (proc_run(argv, NULL, &out) == 0 && strcspn(out.buf, " ") == 64)
 		h = xstrndup(out.buf, 64);
 	sbuf_release(&out);
 	return h;

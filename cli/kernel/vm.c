@@ -1,0 +1,598 @@
+#include "kernel/vm.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/diag.h"
+#include "base/proc.h"
+#include "base/sig.h"
+#include "base/util.h"
+#include "kernel/invoke.h"
+#include "kernel/kimage.h"
+#include "kernel/vmwire.h"
+#include "model/kver.h"
+#include "base/banned.h"
+
+#define BOOT_TIMEOUT_MS 60000  /* TCG on a busy machine: ten times the slowest boot measured */
+#define CALL_SLACK_MS 10000    /* beyond the call's own timeout: the agent's fork and report */
+#define IDLE_S 600             /* the agent powers off after this long without a call */
+#define NOISE_MAX 65536        /* bytes before the first frame (firmware) xsc skips */
+
+struct vm_guest {
+	pid_t pid;
+	int to, from;          /* qemu's standard input and output: the guest's first serial port */
+	char *dir;             /* scratch: the vmlinux while qemu loads it, the console's log */
+	char target[96], how[192];
+	uint32_t kv;
+	bool dead;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+bool vm_kvm_usable(const char **why)
+{
+	bool module = access("/sys/module/kvm_intel", F_OK) == 0 || access("/sys/module/kvm_amd", F_OK) == 0;
+	/* a /dev/kvm without them (a nested-virtualisation device such as kvm_pvm) makes stock
+	 * kernels abort or hang under qemu (../shared/kernel-vms.md) */
+	if (!module)
+		*why = "software emulation (TCG): neither kvm_intel nor kvm_amd is loaded";
+	else if (access("/dev/kvm", R_OK | W_OK) < 0)
+		*why = "software emulation (TCG): /dev/kvm is not writable";
+	else
+		*why = "KVM";
+	return module && access("/dev/kvm", R_OK | W_OK) == 0;
+}
+
+/* The one place qemu's command line is made. What works on this kind of machine (measured,
+ * ../shared/kernel-vms.md): the uncompressed vmlinux through its PVH entry, -nodefaults, no
+ * network, 256 MiB; 'quiet' (console output is slow under TCG). The first serial port is the
+ * agent's line (qemu's standard input and output; no monitor multiplexed on it, whose ^A
+ * escapes the binary frames would trigger); the kernel's console goes to the second, a file. */
+static void qemu_command(char **argv, size_t max, const char *vmlinux, const char *initrd, const char *console,
+			 bool kvm, char *serial, char *append, size_t len)
+{
+	size_t n = 0;
+	snprintf(serial, len, "file:%s", console);
+	/* no_timer_check: on a loaded host, TCG can miss the IO-APIC timer check's deadline and
+	 * 5.10 then panics in setup_IO_APIC ("timer doesn't work through Interrupt-remapped
+	 * IO-APIC"), seen at a load average of 13 on two cores */
+	snprintf(append, len, "console=ttyS1 quiet panic=-1 no_timer_check xsc.idle=%d", IDLE_S);
+	const char *words[] = {
+		"qemu-system-x86_64", "-accel", kvm ? "kvm" : "tcg", "-cpu", kvm ? "host" : "max", "-m", "256M", "-smp", "1",
+		"-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none", "-nic", "none",
+		"-serial", "stdio", "-serial", serial, "-no-reboot", "-kernel", vmlinux, "-initrd", initrd, "-append", append,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(words) && n + 1 < max; i++)
+		argv[n++] = (char *)words[i];
+	argv[n] = NULL;
+}
+
+/* The initramfs the build made (guest/): beside the binary in a build tree, or installed. */
+static char *find_initramfs(void)
+{
+	const char *env = getenv("XSC_INITRAMFS");
+	if (env && *env == '/')
+		return xstrdup(env);
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	*slash = '\0';
+	const char *rel[] = { "/guest/initramfs.cpio", "/../lib/xsc/initramfs.cpio" };
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+		struct sbuf p = SBUF_INIT;
+		sbuf_addf(&p, "%s%s", exe, rel[i]);
+		if (access(p.buf, R_OK) == 0)
+			return sbuf_detach(&p);
+		sbuf_release(&p);
+	}
+	return NULL;
+}
+
+/* The decompressor for a payload, by its magic. */
+static const char *decompressor(const unsigned char *p, size_t n)
+{
+	static const struct { unsigned char magic[6]; size_t len; const char *tool; } tools[] = {
+		{ { 0x28, 0xb5, 0x2f, 0xfd }, 4, "zstd" }, { { 0xfd, '7', 'z', 'X', 'Z', 0 }, 6, "xz" },
+		{ { 0x1f, 0x8b }, 2, "gzip" }, { { 0x02, 0x21, 0x4c, 0x18 }, 4, "lz4" },
+		{ { 'B', 'Z', 'h' }, 3, "bzip2" }, { { 0x5d, 0, 0 }, 3, "lzma" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
+		if (n >= tools[i].len && !memcmp(p, tools[i].magic, tools[i].len))
+			return tools[i].tool;
+	return NULL;
+}
+
+/* vmlinuz (a bzImage) to the ELF vmlinux inside it, which boots faster through its PVH
+ * entry: the setup header (Documentation/arch/x86/boot.rst) gives the compressed payload's
+ * place (payload_offset at 0x248, payload_length at 0x24c, from the protected-mode code
+ * after setup_sects + 1 sectors); its last 4 bytes are the uncompressed size, not data. */
+static int extract_vmlinux(const char *vmlinuz, const char *out)
+{
+	char *img;
+	size_t len;
+	if (read_file_max(vmlinuz, 64 << 20, &img, &len) < 0)
+		return err("cannot read '%s': %s", vmlinuz, strerror(errno));
+	int r = -1;
+	if (len < 0x250 || memcmp(img + 0x202, "HdrS", 4)) {
+		err("'%s' is not a bzImage", vmlinuz);
+		goto out;
+	}
+	size_t sects = (unsigned char)img[0x1f1] ? (unsigned char)img[0x1f1] : 4;
+	size_t start = (sects + 1) * 512 + le_load((unsigned char *)img + 0x248, 4);
+	size_t plen = le_load((unsigned char *)img + 0x24c, 4);
+	const char *tool = start < len && plen > 4 && plen <= len - start ? decompressor((unsigned char *)img + start, plen) : NULL;
+	if (!tool) {
+		err("'%s': no compressed kernel where its header says", vmlinuz);
+		goto out;
+	}
+	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), p[2];
+	if (fd < 0 || pipe2(p, O_CLOEXEC) < 0) {
+		err("cannot write '%s': %s", out, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	char *argv[] = { (char *)tool, "-dc", NULL };
+	pid_t pid = proc_spawn(argv, NULL, p[0], fd, -1);
+	close(p[0]);
+	close(fd);
+	const char *c = img + start;
+	for (size_t left = plen - 4; left && pid > 0;) {
+		ssize_t w = write(p[1], c, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		c += w;
+		left -= (size_t)w;
+	}
+	close(p[1]);
+	r = pid > 0 && proc_wait(pid) == 0 ? 0 : err("%s could not decompress the kernel in '%s'", tool, vmlinuz);
+out:
+	free(img);
+	return r;
+}
+
+/* qemu, in a process group of its own and killed when xsc dies, however it dies. */
+static pid_t spawn_qemu(char **argv, int in, int out, int errfd)
+{
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127); /* xsc is already gone */
+	setpgid(0, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
+		_exit(127);
+	closefrom(3);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* n bytes from the guest before the deadline: 0; -1 on the deadline or ^C; -2 when it is gone. */
+static int read_exact(struct vm_guest *g, void *p, size_t n, uint64_t deadline)
+{
+	unsigned char *c = p;
+	while (n) {
+		uint64_t now = now_ms();
+		if (now >= deadline)
+			return -1;
+		struct pollfd pfd = { g->from, POLLIN, 0 };
+		int r = sig_poll(&pfd, 1, (int)(deadline - now));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0 || (r < 0 && errno == ECANCELED))
+			return -1;
+		ssize_t got = r < 0 ? -1 : read(g->from, c, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			g->dead = true;
+			return -2;
+		}
+		c += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static int write_all(struct vm_guest *g, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(g->to, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			g->dead = true;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The next frame of type want: 0 with its payload (heap) in *p, *len; -1 or -2 as read_exact,
+ * -3 when the guest sent something that is not a frame of that type. skip_noise: bytes before
+ * the first magic word are skipped (firmware can write to the port before the agent). */
+static int read_frame(struct vm_guest *g, enum vw_type want, unsigned char **p, uint32_t *len, uint64_t deadline,
+		      bool skip_noise)
+{
+	unsigned char h[VW_HEADER];
+	enum vw_type type;
+	int r = read_exact(g, h, 4, deadline);
+	for (size_t skipped = 0; !r && skip_noise && le_load(h, 4) != VW_MAGIC && skipped < NOISE_MAX; skipped++) {
+		memmove(h, h + 1, 3);
+		r = read_exact(g, h + 3, 1, deadline);
+	}
+	if (!r)
+		r = read_exact(g, h + 4, VW_HEADER - 4, deadline);
+	if (r)
+		return r;
+	if (vw_header(h, &type, len) < 0 || type != want)
+		return -3;
+	*p = xmalloc(*len ? *len : 1);
+	r = read_exact(g, *p, *len, deadline);
+	if (r)
+		FREE_AND_NULL(*p);
+	return r;
+}
+
+/* The console's last lines, for a guest that did not come up. */
+static void console_tail(const struct vm_guest *g, struct sbuf *sb)
+{
+	const char *names[] = { "console.log", "qemu.err" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct sbuf p = SBUF_INIT;
+		char *text;
+		size_t len;
+		sbuf_addf(&p, "%s/%s", g->dir, names[i]);
+		if (read_file_max(p.buf, 1 << 20, &text, &len) == 0) {
+			/* the last four lines, joined: an error message is one line */
+			size_t from = len, lines = 0;
+			while (from > 0 && lines < 5)
+				lines += text[--from] == '\n';
+			for (size_t k = from; k < len; k++)
+				if (text[k] == '\n' && k > from && k + 1 < len)
+					sbuf_adds(sb, " | ");
+				else if ((unsigned char)text[k] >= ' ')
+					sbuf_addch(sb, text[k]);
+			free(text);
+		}
+		sbuf_release(&p);
+	}
+}
+
+static int boot(struct vm_guest *g, const struct kimage *k)
+{
+	const char *why;
+	bool kvm = vm_kvm_usable(&why);
+	char *initrd = find_initramfs();
+	struct sbuf vmlinux = SBUF_INIT, console = SBUF_INIT, qerr = SBUF_INIT;
+	char serial[4200], append[256], *argv[40];
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, efd = -1, r = -1;
+	uint64_t t0 = now_ms();
+	if (!initrd) {
+		err("target vm: the guest's initramfs was not built (guest/initramfs.cpio beside xsc; 'make' builds it)");
+		goto out;
+	}
+	sbuf_addf(&vmlinux, "%s/vmlinux", g->dir);
+	sbuf_addf(&console, "%s/console.log", g->dir);
+	sbuf_addf(&qerr, "%s/qemu.err", g->dir);
+	if (extract_vmlinux(k->path, vmlinux.buf) < 0)
+		goto out;
+	efd = open(qerr.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (efd < 0 || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+		err("target vm: %s", strerror(errno));
+		goto out;
+	}
+	qemu_command(argv, ARRAY_SIZE(argv), vmlinux.buf, initrd, console.buf, kvm, serial, append, sizeof(serial));
+	g->pid = spawn_qemu(argv, in[0], out[1], efd);
+	if (g->pid < 0) {
+		err("target vm: cannot start qemu: %s", strerror(errno));
+		goto out;
+	}
+	g->to = in[1];
+	g->from = out[0];
+	in[1] = out[0] = -1;
+	unsigned char *p;
+	uint32_t len;
+	struct vw_hello h;
+	int fr = read_frame(g, VW_HELLO, &p, &len, t0 + BOOT_TIMEOUT_MS, true);
+	if (fr == -1 && sig_interrupted()) {
+		r = sig_interrupt_err();
+		goto out;
+	}
+	if (fr || vw_decode_hello(p, len, &h) < 0) {
+		struct sbuf tail = SBUF_INIT;
+		console_tail(g, &tail);
+		err("target vm %s: the guest did not come up (%s)%s%s", k->version,
+		    fr == -1 ? "no answer in time" : fr == -2 ? "qemu exited" : "it sent something else",
+		    tail.len ? "; its console's last words: " : "", tail.buf);
+		sbuf_release(&tail);
+		if (!fr)
+			free(p);
+		goto out;
+	}
+	free(p);
+	unlink(vmlinux.buf); /* qemu has it in the guest's memory */
+	snprintf(g->target, sizeof(g->target), "vm %s (Debian %s)", k->version, k->pkg_version);
+	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u", (const char *)h.release.p,
+		 (double)(now_ms() - t0) / 1000, why, h.landlock_abi);
+	g->kv = kimage_full_kv(k);
+	vw_hello_release(&h);
+	r = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+	}
+	if (efd >= 0)
+		close(efd);
+	free(initrd);
+	sbuf_release(&vmlinux);
+	sbuf_release(&console);
+	sbuf_release(&qerr);
+	return r;
+}
+
+int vm_start(const struct kimage *k, struct vm_guest **gp)
+{
+	const char *bad = k->present ? kimage_check(k) : "it is not fetched";
+	*gp = NULL;
+	if (bad)
+		return err("target vm %s: %s; 'kernels fetch %s' downloads it", k->version, bad, k->version);
+	struct vm_guest *g = xcalloc(1, sizeof(*g));
+	struct sbuf tmpl = SBUF_INIT;
+	g->pid = -1;
+	g->to = g->from = -1;
+	sbuf_addf(&tmpl, "%s/xsc-vm-XXXXXX", scratch_dir());
+	g->dir = sbuf_detach(&tmpl);
+	if (!scratch_mkdtemp(g->dir)) {
+		free(g->dir);
+		free(g);
+		return err("target vm: cannot make a scratch directory in %s: %s", scratch_dir(), strerror(errno));
+	}
+	if (boot(g, k) < 0) {
+		vm_stop(g);
+		return -1;
+	}
+	*gp = g;
+	return 0;
+}
+
+void vm_stop(struct vm_guest *g)
+{
+	if (!g)
+		return;
+	if (g->pid > 0) {
+		/* ask the agent to power off; qemu is killed if it is still there a second later */
+		struct sbuf frame = SBUF_INIT, none = SBUF_INIT;
+		vw_frame(&frame, VW_QUIT, &none);
+		if (!g->dead)
+			write_all(g, frame.buf, frame.len);
+		sbuf_release(&frame);
+		int st;
+		pid_t w = 0;
+		for (int i = 0; i < 100 && (w = waitpid(g->pid, &st, WNOHANG)) == 0; i++)
+			usleep(10000);
+		if (w == 0) {
+			kill(g->pid, SIGKILL);
+			while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+	if (g->to >= 0)
+		close(g->to);
+	if (g->from >= 0)
+		close(g->from);
+	if (g->dir)
+		scratch_remove(g->dir);
+	free(g->dir);
+	free(g);
+}
+
+bool vm_alive(struct vm_guest *g)
+{
+	int st;
+	if (!g->dead && g->pid > 0 && waitpid(g->pid, &st, WNOHANG) == g->pid) {
+		g->pid = -1;
+		g->dead = true;
+	}
+	return !g->dead;
+}
+
+const char *vm_target(const struct vm_guest *g)
+{
+	return g->target;
+}
+
+const char *vm_how(const struct vm_guest *g)
+{
+	return g->how;
+}
+
+uint32_t vm_kernel(const struct vm_guest *g)
+{
+	return g->kv;
+}
+
+/* ---- a call ---- */
+
+/* Where argument i points, among the request's buffers. */
+static enum vw_arg arg_kind(const struct call_request *req, int i)
+{
+	uint64_t a = req->args[i];
+	if (req->buf && a == (uint64_t)(uintptr_t)req->buf)
+		return VA_BUF;
+	if (req->extra && a == (uint64_t)(uintptr_t)req->extra)
+		return VA_EXTRA;
+	if (req->strings[i] && a == (uint64_t)(uintptr_t)req->strings[i])
+		return VA_STRING;
+	if (a == (uint64_t)(uintptr_t)&req->size_cell)
+		return VA_SIZE_CELL;
+	return VA_RAW;
+}
+
+/* The struct's slots holding xsc's addresses: a supplied stack, a copy of a buffer &NAME
+ * points at, or a string. The wire's bytes point into the plan (no copies). */
+static void wire_slots(const struct call_plan *plan, struct vw_call *c)
+{
+	const struct call_request *req = &plan->req;
+	size_t ncopy = 0;
+	for (size_t i = 0; i < req->nsupplied && c->nslots < VW_MAX_SLOTS; i++) {
+		uint32_t off = req->supplied[i];
+		if (off + 8 > req->buflen)
+			continue;
+		uint64_t v = le_load(req->buf + off, 8);
+		if (plan->stack && v == (uint64_t)(uintptr_t)plan->stack) {
+			c->stack_off = off;
+			c->stack_len = (uint32_t)plan->stack_len;
+		} else if (plan->stack && off == c->stack_off + 8) {
+			continue; /* the stack's size */
+		} else if (ncopy < req->ncopies && v == (uint64_t)(uintptr_t)req->copies[ncopy]) {
+			c->slots[c->nslots++] = (struct vw_slot){ off, true,
+				{ req->copies[ncopy], (uint32_t)req->copy_len[ncopy] } };
+			ncopy++;
+		} else if (v) {
+			const char *s = (const char *)(uintptr_t)v;
+			c->slots[c->nslots++] = (struct vw_slot){ off, false,
+				{ (unsigned char *)s, (uint32_t)strnlen(s, VW_MAX_BYTES - 1) + 1 } };
+		}
+	}
+}
+
+static void wire_call(const struct call_plan *plan, struct vw_call *c)
+{
+	const struct call_request *req = &plan->req;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", req->sc->name);
+	c->nr = (uint64_t)plan->nr;
+	c->flags = (plan->ns ? VC_NS : 0) | (plan->clone3 ? VC_CLONE3 : 0) | (plan->rseq_unregister ? VC_RSEQ_RELEASE : 0) |
+		   (plan->unsafe ? VC_UNSAFE : 0);
+	c->safety = plan->safety;
+	c->prep = plan->prep;
+	c->size_where = req->sc->size_where;
+	c->prep_arg = plan->prep_arg;
+	c->buf_arg = req->buf_arg;
+	c->extra_arg = req->extra_arg;
+	c->timeout_ms = plan->timeout_ms;
+	c->nargs = (uint32_t)req->nargs;
+	for (int i = 0; i < req->nargs; i++) {
+		c->args[i] = req->args[i];
+		c->kind[i] = (uint8_t)arg_kind(req, i);
+		c->role[i] = (uint8_t)req->sc->args[i].role;
+		if (req->strings[i] && req->string_map[i]) { /* bytes on guarded pages: all of them */
+			c->strings[i] = (struct vw_bytes){ (unsigned char *)req->strings[i], (uint32_t)(req->string_map[i] - page) };
+			c->string_guarded[i] = 1;
+		} else if (req->strings[i]) {
+			c->strings[i] = (struct vw_bytes){ (unsigned char *)req->strings[i], (uint32_t)strlen(req->strings[i]) + 1 };
+		}
+	}
+	c->size = req->size;
+	c->size_cell = req->size_cell;
+	c->buf = (struct vw_bytes){ req->buf, (uint32_t)req->buflen };
+	c->extra_len = (uint32_t)req->extra_len;
+	wire_slots(plan, c);
+}
+
+/* The outcome, as invoke_run fills it from its child's report. */
+static void fill_outcome(const struct call_plan *plan, const struct vw_result *r, struct outcome *out)
+{
+	out->stage = (enum outcome_stage)r->stage;
+	out->ret = r->ret;
+	out->err = r->err;
+	out->signal = r->signal;
+	out->elapsed_us = r->elapsed_us;
+	if (r->after.len == out->len && out->len)
+		memcpy(out->after, r->after.p, out->len);
+	if (r->extra.len == out->extra_len && out->extra_len)
+		memcpy(out->extra, r->extra.p, out->extra_len);
+	for (size_t i = 0; i < plan->req.ncopies && i < r->ncopies; i++) {
+		out->pointed[i] = xcalloc(1, plan->req.copy_len[i]);
+		out->pointed_len[i] = plan->req.copy_len[i];
+		out->pointed_name[i] = plan->req.copy_name[i];
+		out->npointed = i + 1;
+		if (r->copies[i].len == plan->req.copy_len[i])
+			memcpy(out->pointed[i], r->copies[i].p, r->copies[i].len);
+	}
+	if (plan->prep_arg >= 0 && r->prep_value >= 0)
+		out->args[plan->prep_arg] = (uint64_t)r->prep_value;
+	if (plan->req.sc->size_where == SW_POINTER) {
+		out->size_cell_before = plan->req.size_cell;
+		out->size_cell_after = r->size_cell;
+		out->has_size_cell = true;
+	}
+	if (r->setup_error.len)
+		sbuf_addf(&out->setup_error, "%s", (const char *)r->setup_error.p);
+}
+
+int vm_run(struct vm_guest *g, const struct call_plan *plan, struct outcome *out)
+{
+	struct vw_call c;
+	struct sbuf payload = SBUF_INIT, frame = SBUF_INIT;
+	if (!vm_alive(g))
+		return err("%s has stopped (idle for %d s, or killed); 'target vm' starts it again", g->target, IDLE_S);
+	wire_call(plan, &c);
+	vw_encode_call(&c, &payload);
+	vw_frame(&frame, VW_CALL, &payload);
+	sbuf_release(&payload);
+	memcpy(out->args, plan->req.args, sizeof(out->args));
+	out->size = plan->req.size;
+	out->len = plan->req.buflen;
+	out->before = xmalloc(plan->req.buflen ? plan->req.buflen : 1);
+	out->after = xcalloc(1, plan->req.buflen ? plan->req.buflen : 1);
+	if (plan->req.buf) {
+		memcpy(out->before, plan->req.buf, plan->req.buflen);
+		memcpy(out->after, plan->req.buf, plan->req.buflen);
+	}
+	out->extra_len = plan->req.extra_len;
+	out->extra_arg = plan->req.extra_arg;
+	out->extra = plan->req.extra_len ? xcalloc(1, plan->req.extra_len) : NULL;
+	unsigned char *p = NULL;
+	uint32_t len;
+	struct vw_result res;
+	int r = write_all(g, frame.buf, frame.len) < 0 ? -2
+		: read_frame(g, VW_RESULT, &p, &len, now_ms() + plan->timeout_ms + CALL_SLACK_MS, false);
+	sbuf_release(&frame);
+	if (!r && vw_decode_result(p, len, &res) < 0)
+		r = -3;
+	free(p);
+	if (r) {
+		/* a guest that broke the protocol, timed out or was interrupted mid-call is not trusted again */
+		g->dead = true;
+		kill(g->pid, SIGKILL);
+		outcome_release(out);
+		if (r == -1 && sig_interrupted())
+			return sig_interrupt_err();
+		return err("%s: %s; the guest is stopped", g->target,
+			   r == -1 ? "no answer in time" : r == -2 ? "qemu exited" : "the agent sent something that is not a result");
+	}
+	fill_outcome(plan, &res, out);
+	vw_result_release(&res);
+	return 0;
+}

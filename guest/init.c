@@ -1,0 +1,181 @@
+/* The agent: /init of a 'target vm' guest. It mounts what calls need, greets xsc over the
+ * first serial port and then runs each call it is sent with xsc's own call runner
+ * (kernel/vmagent.h, kernel/invoke.h): the same sandbox, confinement and report as a live
+ * call on the host. It powers the guest off when xsc says so, when the line breaks or
+ * carries something that is not a frame, and after xsc.idle seconds without a call. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <unistd.h>
+#include "kernel/sandbox.h"
+#include "kernel/vmagent.h"
+#include "kernel/vmwire.h"
+#include "base/banned.h"
+
+static void NORETURN power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	_exit(1);
+}
+
+/* proc, sys, dev, a tmpfs for the sandboxes and the cgroup2 hierarchy (CLONE_INTO_CGROUP). */
+static void mount_all(void)
+{
+	static const struct { const char *src, *dir, *type; } m[] = {
+		{ "proc", "/proc", "proc" }, { "sysfs", "/sys", "sysfs" }, { "devtmpfs", "/dev", "devtmpfs" },
+		{ "tmpfs", "/tmp", "tmpfs" }, { "cgroup2", "/sys/fs/cgroup", "cgroup2" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(m); i++) {
+		mkdir(m[i].dir, 0755);
+		mount(m[i].src, m[i].dir, m[i].type, 0, NULL);
+	}
+	setenv("TMPDIR", "/tmp", 1);
+	setenv("PATH", "/", 1);
+}
+
+/* xsc.idle=N from the kernel's command line (seconds), else ten minutes. */
+static int idle_ms(void)
+{
+	char *cmdline;
+	size_t len;
+	int s = 600;
+	if (read_file_max("/proc/cmdline", 4096, &cmdline, &len) == 0) {
+		const char *p = strstr(cmdline, "xsc.idle=");
+		if (p && atoi(p + 9) > 0)
+			s = atoi(p + 9);
+		free(cmdline);
+	}
+	return s * 1000;
+}
+
+static int open_line(void)
+{
+	int fd = open("/dev/ttyS0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct termios t;
+	if (fd < 0 || tcgetattr(fd, &t) < 0)
+		return -1;
+	cfmakeraw(&t);
+	cfsetspeed(&t, B115200);
+	tcsetattr(fd, TCSANOW, &t);
+	return fd;
+}
+
+static int read_exact(int fd, void *p, size_t n, int timeout_ms)
+{
+	unsigned char *c = p;
+	while (n) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int r = poll(&pfd, 1, timeout_ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		ssize_t got = read(fd, c, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		c += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static void write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			power_off();
+		c += w;
+		n -= (size_t)w;
+	}
+}
+
+static void send_frame(int fd, enum vw_type type, const struct sbuf *payload)
+{
+	struct sbuf frame = SBUF_INIT;
+	vw_frame(&frame, type, payload);
+	write_all(fd, frame.buf, frame.len);
+	sbuf_release(&frame);
+}
+
+static void hello(int fd)
+{
+	struct utsname u;
+	struct sbuf p = SBUF_INIT;
+	uname(&u);
+	struct vw_hello h = { { (unsigned char *)u.release, (uint32_t)strlen(u.release) + 1 },
+			      { (unsigned char *)u.version, (uint32_t)strlen(u.version) + 1 },
+			      (uint32_t)sandbox_landlock_abi() };
+	vw_encode_hello(&h, &p);
+	send_frame(fd, VW_HELLO, &p);
+	sbuf_release(&p);
+}
+
+/* One call: planned, run, answered. A call that cannot be planned is answered as not run. */
+static void serve(int fd, const unsigned char *payload, uint32_t len)
+{
+	struct vw_call c;
+	struct vm_agent_call a;
+	struct outcome o;
+	struct vw_result r;
+	struct sbuf why = SBUF_INIT, out = SBUF_INIT;
+	bool ran = false;
+	outcome_init(&o);
+	memset(&r, 0, sizeof(r));
+	if (vw_decode_call(payload, len, &c) < 0) {
+		sbuf_adds(&why, "the agent could not read the call");
+		memset(&a, 0, sizeof(a));
+	} else if (vm_agent_plan(&a, &c, &why) == 0) {
+		ran = invoke_run(&a.plan, &o) == 0;
+		if (!ran)
+			sbuf_adds(&why, "the agent could not run the call");
+	}
+	if (ran) {
+		vm_agent_result(&a, &o, &r);
+	} else {
+		r.stage = OS_SETUP;
+		r.prep_value = -1;
+		r.setup_error = (struct vw_bytes){ (unsigned char *)why.buf, (uint32_t)why.len + 1 };
+	}
+	vw_encode_result(&r, &out);
+	send_frame(fd, VW_RESULT, &out);
+	sbuf_release(&out);
+	sbuf_release(&why);
+	outcome_release(&o);
+	vm_agent_release(&a);
+}
+
+int main(void)
+{
+	mount_all();
+	int fd = open_line(), idle = idle_ms();
+	if (fd < 0)
+		power_off();
+	hello(fd);
+	for (;;) {
+		unsigned char h[VW_HEADER];
+		enum vw_type type;
+		uint32_t len;
+		if (read_exact(fd, h, sizeof(h), idle) < 0 || vw_header(h, &type, &len) < 0 || type != VW_CALL)
+			power_off(); /* idle, xsc's QUIT, a broken line or a stray byte: nothing to resync on */
+		unsigned char *p = xmalloc(len ? len : 1);
+		if (read_exact(fd, p, len, 10000) < 0)
+			power_off();
+		serve(fd, p, len);
+		free(p);
+	}
+}

@@ -1,0 +1,58 @@
+# target vm: the real answers of Debian's 5.10, 6.1, 6.12, 6.18 and 7.3 kernels in qemu
+# (../shared/kernel-vms.md, measured there by a static probe as /init): openat2 above a
+# page with a zero tail is accepted by 5.10.223 and refused (E2BIG) by 6.1.192, the 6.12
+# change backported; Landlock's ABI is 2, 6, 7 and 11 (none on 5.10); clone3 with
+# CLONE_INTO_CGROUP at size 80 (below CLONE_ARGS_SIZE_VER2) is EINVAL everywhere;
+# mount_setattr is ENOSYS on 5.10. Each script checks itself with expect; two guests boot
+# at a time. A call prints as a live one does; --json names the guest's kernel.
+set -u
+. "$top/tests/lib.sh"
+vm_need 5.10 6.1 6.12 6.18 7.3
+fail=0
+script() { # VERSION OPENAT2 LANDLOCK MOUNT_SETATTR
+	cat <<EOS
+target vm $1
+new openat2
+set flags O_RDONLY
+size 4097
+call openat2
+expect $2
+call landlock_create_ruleset attr=0 size=0 flags=LANDLOCK_CREATE_RULESET_VERSION
+expect $3
+new clone3
+set flags CLONE_INTO_CGROUP
+size 80
+call clone3
+expect errno EINVAL
+new mount_attr
+size 32
+set attr_set MOUNT_ATTR_NOEXEC
+call mount_setattr
+expect $4
+EOS
+}
+script 5.10 ok "errno ENOSYS" "errno ENOSYS" >5.10.xsc
+script 6.1 "errno E2BIG" "ret 2" ok >6.1.xsc
+script 6.12 "errno E2BIG" "ret 6" ok >6.12.xsc
+script 6.18 "errno E2BIG" "ret 7" ok >6.18.xsc
+script 7.3 "errno E2BIG" "ret 11" ok >7.3.xsc
+run() { # VERSION [--json]
+	$XSC --data "$top/data" ${2:-} "$1.xsc" >"$1.out" 2>&1 || { echo "FAIL target vm $1:"; sed 's/^/    /' "$1.out"; fail=1; }
+}
+# two at a time: two cores; 6.1 in JSON, to compare with a live call's
+for pair in "5.10 6.1" "6.12 6.18" "7.3"; do
+	for v in $pair; do
+		if [ "$v" = 6.1 ]; then run "$v" --json & else run "$v" & fi
+	done
+	wait
+done
+for v in 5.10 6.1 6.12 6.18 7.3; do
+	[ -s "$v.out" ] && ! grep -q '^xsc:\|FAIL' "$v.out" || { echo "FAIL target vm $v:"; sed 's/^/    /' "$v.out"; fail=1; }
+done
+# the same line as a live call's, and the guest named in --json
+grep -q '"target": "vm 6.1 (Debian 6.1.[0-9]*-[0-9a-z~.+]*)"' 6.1.out || { echo "FAIL: --json does not name the guest"; cat 6.1.out; fail=1; }
+$XSC --data "$top/data" --json -c 'new openat2; set flags O_RDONLY; size 4097; call openat2' >live.out 2>&1
+grep -m1 '"line": "openat2(' live.out | sed 's/ = .*//' >live.line
+grep -m1 '"line": "openat2(' 6.1.out | sed 's/ = .*//' >vm.line
+[ -s vm.line ] && cmp -s live.line vm.line || { echo "FAIL: the vm's call line differs from live's"; cat live.line vm.line; fail=1; }
+exit $fail
