@@ -58,7 +58,10 @@ int cmd_doc(struct session *s, int argc, char **argv)
 	for (size_t i = 0; !text && i < b.nfiles; i++) {
 		const char *base = strchr(b.files[i].path, '/') + 1;
 		size_t bl = strlen(base) - 3;
-		if (!strcmp(topic.buf, b.files[i].path) || (strlen(topic.buf) == bl && !strncmp(topic.buf, base, bl))) {
+		size_t pl = strlen(b.files[i].path) - 3;
+		bool lessons = !strcmp(topic.buf, "lessons") && !strcmp(b.files[i].path, "lessons/index.md");
+		if (!strcmp(topic.buf, b.files[i].path) || (strlen(topic.buf) == bl && !strncmp(topic.buf, base, bl)) ||
+		    (strlen(topic.buf) == pl && !strncmp(topic.buf, b.files[i].path, pl)) || lessons) {
 			text = b.files[i].text, len = b.files[i].len;
 			sbuf_adds(&site_path, b.files[i].path);
 		}

@@ -14,6 +14,7 @@
 #include "docs/owndir.h"
 #include "docs/site.h"
 #include "model/dataload.h"
+#include "teach/lesson.h"
 #include "base/banned.h"
 
 #define DOC_FILE_MAX (1u << 20)
@@ -123,6 +124,70 @@ static void read_pages(struct docbundle *b, const char *sub, size_t *alloc)
 	sbuf_release(&dir);
 }
 
+static void doc_file_set(struct doc_file *f, const char *path, const char *title, struct sbuf *md)
+{
+	f->path = xstrdup(path);
+	f->title = xstrdup(title);
+	f->len = md->len;
+	f->text = sbuf_detach(md);
+}
+
+/* The lesson pages as students read them (teach/lesson.h): the files from first on are
+ * lessons, rendered without the grader's check blocks and linked to their neighbours; an
+ * index goes before them and the teacher's page, with the solutions, after. A file that does
+ * not parse stays as it is (the error says why). */
+static void render_lessons(struct docbundle *b, size_t first, size_t *alloc)
+{
+	size_t n = b->nfiles - first;
+	struct lesson *ls = xcalloc(n + 1, sizeof(*ls));
+	bool *ok = xcalloc(n + 1, sizeof(*ok));
+	size_t nok = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct doc_file *f = &b->files[first + i];
+		struct sbuf full = SBUF_INIT;
+		sbuf_addf(&full, "%s/docs/%s", b->root, f->path);
+		const char *base = strchr(f->path, '/') + 1;
+		ok[i] = base[0] >= '0' && base[0] <= '9' && lesson_parse(full.buf, f->text, &ls[i]) == 0;
+		nok += ok[i];
+		sbuf_release(&full);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!ok[i])
+			continue;
+		const struct lesson *prev = NULL, *next = NULL;
+		for (size_t k = i; k-- > 0 && !prev;)
+			prev = ok[k] ? &ls[k] : NULL;
+		for (size_t k = i + 1; k < n && !next; k++)
+			next = ok[k] ? &ls[k] : NULL;
+		struct sbuf md = SBUF_INIT;
+		lesson_page_md(&ls[i], prev, next, &md);
+		free(b->files[first + i].text);
+		b->files[first + i].len = md.len;
+		b->files[first + i].text = sbuf_detach(&md);
+	}
+	if (nok) {
+		struct lesson *good = xcalloc(nok, sizeof(*good));
+		size_t g = 0;
+		for (size_t i = 0; i < n; i++)
+			if (ok[i])
+				good[g++] = ls[i];
+		struct sbuf md = SBUF_INIT;
+		ALLOC_GROW(b->files, b->nfiles + 2, *alloc);
+		memmove(&b->files[first + 1], &b->files[first], n * sizeof(*b->files));
+		lesson_index_md(good, nok, &md);
+		doc_file_set(&b->files[first], "lessons/index.md", "Lessons", &md);
+		lesson_teacher_md(good, nok, &md);
+		doc_file_set(&b->files[first + 1 + n], "lessons/teacher.md", "Lessons: the teacher's page", &md);
+		b->nfiles += 2;
+		free(good);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (ok[i])
+			lesson_release(&ls[i]);
+	free(ls);
+	free(ok);
+}
+
 int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic)
 {
 	memset(b, 0, sizeof(*b));
@@ -146,6 +211,7 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 	read_pages(b, "guide", &alloc);
 	b->nguide = b->nfiles;
 	read_pages(b, "lessons", &alloc);
+	render_lessons(b, b->nguide, &alloc);
 	b->guide = xcalloc(b->nfiles + 1, sizeof(*b->guide));
 	for (size_t i = 0; i < b->nfiles; i++)
 		b->guide[i] = (struct doc_link){ b->files[i].path, b->files[i].title };

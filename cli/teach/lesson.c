@@ -355,7 +355,10 @@ void lesson_page_md(const struct lesson *l, const struct lesson *prev, const str
 		const struct lesson_step *st = &l->steps[i];
 		sbuf_addf(md, "\n## Step %zu: %s\n\n%s\n\n*Done when ", i + 1, st->title, st->task ? st->task : "");
 		lesson_step_words(st, md);
-		sbuf_adds(md, st->judges_call ? ", with a call made during this step.*\n" : ".*\n");
+		bool names_call = false;
+		for (size_t k = 0; k < st->nchecks; k++)
+			names_call |= lesson_check_kind(st->checks[k]) == LC_CALLED;
+		sbuf_adds(md, st->judges_call && !names_call ? ", from a call made during this step.*\n" : ".*\n");
 	}
 	link_line(prev, next, md);
 }

@@ -71,4 +71,19 @@ grep -q '^   3  The page cap .* 2 of 2 steps  done$' out || { echo "FAIL lesson 
 printf 'lesson 8 3\n' | "$XSC" --data "$top/data" >out 2>err
 grep -q -- '-- step 3 of 4' out || { echo "FAIL lesson N STEP"; cat out err; fail=1; }
 "$XSC" --data "$top/data" lesson 8 9 >out 2>err && { echo "FAIL a step past the end was accepted"; fail=1; }
+# the pages students read show no grader's check lines, link to their neighbours and to an
+# index; the teacher's page holds every solution as the tests run it
+"$XSC" --data "$top/data" site -o site >out 2>err || { echo "FAIL site"; cat err; fail=1; }
+grep -l 'xsc-check\|expect bytes 16 63' site/lessons/*.html && { echo "FAIL a lesson page shows the checks"; fail=1; }
+grep -q 'href="02-e2big-and-einval.html"' site/lessons/03-page-cap.html &&
+	grep -q 'href="04-signed-flags.html"' site/lessons/03-page-cap.html &&
+	grep -q 'href="index.html"' site/lessons/03-page-cap.html || { echo "FAIL previous/next links"; fail=1; }
+grep -q 'href="07-discovery.html"' site/lessons/index.html || { echo "FAIL the lessons index"; fail=1; }
+grep -q 'demo vdso-counter' site/lessons/07-discovery.html || { echo "FAIL lesson 7 step 4 is empty"; fail=1; }
+"$XSC" --data "$top/data" doc teacher >teacher.txt 2>err || { echo "FAIL doc teacher"; cat err; fail=1; }
+for s in "$top"/docs/lessons/solutions/*.xsc; do
+	while IFS= read -r line; do
+		grep -qF -- "$line" teacher.txt || { echo "FAIL the teacher's page lacks '$line' of $s"; fail=1; break; }
+	done <"$s"
+done
 exit $fail
