@@ -178,11 +178,6 @@ static int arg_index(const struct syscall *sc, const char *name, size_t n)
 	return -1;
 }
 
-static unsigned arg_width(const struct sarg *a)
-{
-	return strstr(a->type, "long") || strstr(a->type, "64") || strstr(a->type, "size_t") ? 8 : 4;
-}
-
 /* Resolves one companion ("attr_clr=MOUNT_ATTR__ATIME", "CLONE_VM", "attr=0") into fp. */
 static void add_companion(const struct catalog *cat, const struct syscall *sc, struct fprobe *fp,
 			  const struct flagset *own, const char *c, const struct specials *sp)
@@ -400,7 +395,7 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 		for (size_t i = 0; i < sc->nargs; i++) {
 			const struct sarg *a = &sc->args[i];
 			if (a->role == AR_FLAGS && a->flagset && a->flagset->kind == FS_BITS)
-				add_word(cat, sc, p, a->name, a->flagset, -1, arg_width(a), (int)i, spv);
+				add_word(cat, sc, p, a->name, a->flagset, -1, a->width, (int)i, spv);
 		}
 	}
 	for (size_t i = 0; i < p->nfp; i++) {

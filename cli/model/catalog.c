@@ -166,6 +166,25 @@ const char *size_writeback_name(enum size_writeback w)
 	return (unsigned)w <= WB_LAST ? names[w] : NULL;
 }
 
+/* The kernel's C types of syscall arguments on a 64-bit architecture (LP64): pointers, long,
+ * size_t and the 64-bit fixed types take a whole register; int, pid_t and the 32-bit ones the
+ * low half. Unsigned: "unsigned …", size_t and the u/__u types (and pointers). */
+void sarg_type(struct sarg *a)
+{
+	const char *t = a->type ? a->type : "int";
+	a->is_ptr = strchr(t, '*') != NULL;
+	bool wide = a->is_ptr || strstr(t, "long") || strstr(t, "64") || strstr(t, "size_t");
+	a->width = wide ? 8 : 4;
+	bool u = a->is_ptr || strstr(t, "unsigned") || (strstr(t, "size_t") && !strstr(t, "ssize_t")) ||
+		 !strncmp(t, "u", 1) || !strncmp(t, "__u", 3);
+	a->is_signed = !u;
+}
+
+uint64_t sarg_bits(const struct sarg *a, uint64_t reg)
+{
+	return a->width >= 8 ? reg : (uint32_t)reg;
+}
+
 const char *fdir_name(enum fdir d)
 {
 	static const char *const names[] = { [FD_DEFAULT] = "default", [FD_IN] = "in", [FD_OUT] = "out",

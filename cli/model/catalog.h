@@ -89,6 +89,10 @@ struct sarg {
 	enum arg_role role;
 	const struct cstruct *st;
 	const struct flagset *flagset;
+	/* what the C type says, worked out once (sarg_type): the bytes the kernel takes (4 or 8),
+	 * whether it reads them as signed, and whether it is a pointer */
+	unsigned char width;
+	bool is_signed, is_ptr;
 };
 
 enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };
@@ -309,6 +313,11 @@ bool field_is_input(const struct syscall *sc, const struct cstruct *st, const st
 const char *ftype_name(enum ftype t);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
+/* Sets a's width, is_signed and is_ptr from its C type ("unsigned int", "size_t", "__u32 *"). */
+void sarg_type(struct sarg *a);
+/* The bits of a register the kernel reads for argument a: cut to its width (a flags word of
+ * an int keeps bit 31 as a bit; print with is_signed for the number). */
+uint64_t sarg_bits(const struct sarg *a, uint64_t reg);
 /* The catalogue's words for them ("extensible", "sandbox", "rw"). */
 const char *sc_kind_name(enum sc_kind k);
 const char *safety_name(enum safety s);

@@ -1131,6 +1131,7 @@ static void load_args(struct loader *L, json_t *arr, struct syscall *sc)
 		if (check_object(L, ao, "an argument", arg_keys)) {
 			a->name = get_str(L, ao, "name", true, "an argument");
 			a->type = get_str(L, ao, "type", true, "an argument");
+			sarg_type(a);
 			a->role = (enum arg_role)pick(L, ao, "role", "an argument", roles, -1);
 			a->def = get_str(L, ao, "default", false, "an argument");
 			a->doc = get_str(L, ao, "doc", false, "an argument");
@@ -1872,8 +1873,13 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 	CHECK(sc->st || (sc->kind != SK_EXTENSIBLE && sc->kind != SK_MULTIPLEXER), "%s needs a struct", sc->name);
 	CHECK(sc->direction == FD_DEFAULT || (sc->st && sc->st->direction == FD_INOUT && (sc->direction == FD_IN || sc->direction == FD_OUT)),
 	      "%s: its direction", sc->name);
-	for (size_t i = 0; i < sc->nargs; i++)
+	for (size_t i = 0; i < sc->nargs; i++) {
 		CHECK(sc->args[i].name && sc->args[i].type, "%s: an argument lacks a name or type", sc->name);
+		struct sarg typed = sc->args[i];
+		sarg_type(&typed);
+		CHECK(typed.width == sc->args[i].width && typed.is_signed == sc->args[i].is_signed && typed.is_ptr == sc->args[i].is_ptr,
+		      "%s: argument %s's width is not its type's", sc->name, sc->args[i].name);
+	}
 	CHECK(UNIQUE_NAMES(sc->args, sc->nargs, NULL), "%s: an argument named twice", sc->name);
 	for (size_t i = 0; i < sc->nerrors; i++)
 		CHECK(sc->errors[i].errno_name && sc->errors[i].meaning && errno_ok(sc->errors[i].errno_name, false),
@@ -2036,7 +2042,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 11 /* format version */ };
+		sizeof(struct expr_insn), 12 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

@@ -302,7 +302,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 				sbuf_addf(sb, "%s", sc->name);
 				break;
 			}
-			xlat_flags(sb, a->flagset, strstr(a->type, "long") || strstr(a->type, "64") ? v : (uint32_t)v);
+			xlat_flags(sb, a->flagset, sarg_bits(a, v));
 			break;
 		case AR_PTR:
 		case AR_STRUCT:
@@ -317,14 +317,14 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		case AR_PID:
 		case AR_INT:
 		default:
-			if (strstr(a->type, "*"))
+			if (a->is_ptr)
 				put_arg_ptr(sb, o, i, v);
-			else if (strstr(a->type, "unsigned") || strstr(a->type, "size_t") || strstr(a->type, "u32") ||
-				 strstr(a->type, "u64"))
-				sbuf_addf(sb, "%llu", (unsigned long long)(strstr(a->type, "long") || strstr(a->type, "size_t") ||
-									   strstr(a->type, "u64") ? v : (uint32_t)v));
+			else if (!a->is_signed)
+				sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
+			else if (a->width < 8)
+				sbuf_addf(sb, "%d", (int32_t)v);
 			else
-				sbuf_addf(sb, "%d", (int)v);
+				sbuf_addf(sb, "%lld", (long long)v);
 			break;
 		}
 	}

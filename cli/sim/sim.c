@@ -269,7 +269,7 @@ static enum fact pointer_fact(const struct call_request *req, const struct check
 	/* a condition that names no pointer: the call's pointer arguments, all xsc's buffers? */
 	size_t n = 0, bad = 0;
 	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
-		if (!strchr(sc->args[i].type, '*') || sc->args[i].role == AR_PATH)
+		if (!sc->args[i].is_ptr || sc->args[i].role == AR_PATH)
 			continue;
 		n++;
 		bad += !xsc_buffer(req, i);
@@ -647,7 +647,7 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		const struct sarg *a = &sc->args[i];
 		if (a->role != AR_FLAGS || !a->flagset)
 			continue;
-		uint64_t v = strstr(a->type, "long") || strstr(a->type, "64") ? req->args[i] : (uint32_t)req->args[i];
+		uint64_t v = sarg_bits(a, req->args[i]);
 		if (!check_word(sc, a->name, a->flagset, v, opt->kv, why))
 			return fail(o, EINVAL);
 	}

@@ -284,6 +284,8 @@ static void rebuild(struct design *d)
 		if (dc->flags)
 			sc->args[2] = (struct sarg){ .name = "flags", .type = "unsigned int", .role = AR_FLAGS,
 						     .def = "0", .flagset = built_set(c, dc->flags) };
+		for (size_t i = 0; i < sc->nargs; i++)
+			sarg_type(&sc->args[i]);
 		sc->size_where = SW_ARG;
 		sc->size_name = "usize";
 		sc->size_bits = 64;
