@@ -61,7 +61,7 @@ static void print_certainty(struct out *o_, const struct outcome *o)
 		return;
 	out_arr(o_, "possible");
 	for (size_t i = 0; i < o->npossible; i++)
-		out_str(o_, NULL, o->possible[i] ? errno_name(o->possible[i]) : "ok");
+		out_str(o_, NULL, o->possible[i] > 0 ? errno_name(o->possible[i]) : o->possible[i] ? "signaled" : "ok");
 	out_end(o_);
 	out_arr(o_, "depends_on");
 	for (int k = 0; k < ENV_NKINDS; k++)

@@ -424,6 +424,7 @@ static const char *const env_kind_names[ENV_NKINDS] = {
 	[ENV_PATH] = "path", [ENV_FD] = "fd", [ENV_POINTER] = "pointer", [ENV_PRIVILEGE] = "privilege",
 	[ENV_HARDWARE] = "hardware", [ENV_LSM] = "lsm", [ENV_FILESYSTEM] = "filesystem",
 	[ENV_OBJECT] = "object", [ENV_PID] = "pid", [ENV_MEMORY] = "memory",
+	[ENV_SIGNAL] = "signal",
 };
 
 const char *env_kind_name(enum env_kind k) { return env_kind_names[k]; }
@@ -580,6 +581,12 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		struct result_rule *rr = &sc->results[k];
 		MV_STR(r, rr->text), MV_STR(r, rr->source);
 		MV_ARR(r, rr->code, rr->ncode); /* its indices are held to expr_valid by catalog_check */
+	}
+	MV_ARR(r, sc->effects, sc->neffects);
+	for (size_t k = 0; sc->effects && k < sc->neffects && !r->bad; k++) {
+		struct effect_rule *er = &sc->effects[k];
+		MV_STR(r, er->text), MV_STR(r, er->signal_text), MV_STR(r, er->source), MV_STR(r, er->why);
+		MV_ARR(r, er->code, er->ncode), MV_ARR(r, er->signal_code, er->nsignal_code); /* held to expr_valid */
 	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);

@@ -142,7 +142,9 @@ struct expr_insn; /* model/expr.h */
  * otherwise records the check's errnos as possible and goes on. */
 enum env_kind {
 	ENV_PATH, ENV_FD, ENV_POINTER, ENV_PRIVILEGE, ENV_HARDWARE, ENV_LSM, ENV_FILESYSTEM,
-	ENV_OBJECT, ENV_PID, ENV_MEMORY, ENV_NKINDS
+	ENV_OBJECT, ENV_PID, ENV_MEMORY,
+	ENV_SIGNAL, /* the caller's signal dispositions: what an effect of success depends on */
+	ENV_NKINDS
 };
 
 /* The size convention's steps: entries of a call's checks list like its conditions, so the
@@ -179,6 +181,16 @@ struct result_rule {
 	uint64_t value;
 	struct expr_insn *code;
 	size_t ncode;
+};
+/* What a successful call may do besides returning ("effects"): when `text` holds at a kernel
+ * at or after since, the caller may be killed by the signal `signal` evaluates to (0: none),
+ * depending on how it handles that signal (clone3's exit_signal, sent to the caller when the
+ * new process exits). The answer stays the call's; the simulator adds the death as possible. */
+struct effect_rule {
+	const char *text, *signal_text, *source, *why;
+	uint32_t since;
+	struct expr_insn *code, *signal_code;
+	size_t ncode, nsignal_code;
 };
 /* The step's name in the data ("size-cap"), NULL for CS_COND or a value out of range. */
 const char *check_step_name(enum check_step s);
@@ -237,6 +249,8 @@ struct syscall {
 	size_t nconds;         /* how many of them are conditions (the call's own checks) */
 	struct result_rule *results; /* "results": values a successful call returns, by kernel */
 	size_t nresults;
+	struct effect_rule *effects; /* "effects": what success may do to the caller */
+	size_t neffects;
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;

@@ -752,7 +752,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", "results", "direction", NULL };
+	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "direction", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
@@ -1079,6 +1079,36 @@ static void load_results(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+/* "effects": [{"if", "signal", "since", "source", "why"}]: what a successful call may do to
+ * its caller besides returning (clone3's exit_signal, sent when the new process exits). */
+static void load_effects(struct loader *L, json_t *o, struct syscall *sc)
+{
+	static const char *const keys[] = { "if", "signal", "since", "source", "why", NULL };
+	json_t *es = get_array(L, o, "effects", false, "a syscall");
+	if (!es || L->failed)
+		return;
+	struct expr_scope scope = { L->cat, sc, sc->st };
+	sc->effects = arena_alloc(L->a, sizeof(*sc->effects) * (json_array_size(es) + 1));
+	push_key(L, "effects");
+	for (size_t i = 0; i < json_array_size(es) && !L->failed; i++) {
+		json_t *eo = json_array_get(es, i);
+		struct effect_rule *e = &sc->effects[i];
+		push_idx(L, i);
+		if (check_object(L, eo, "an effect", keys)) {
+			if ((e->text = get_str(L, eo, "if", true, "an effect")) && !L->failed)
+				compile_condition(L, &scope, "if", e->text, &e->code, &e->ncode);
+			if ((e->signal_text = get_str(L, eo, "signal", true, "an effect")) && !L->failed)
+				compile_condition(L, &scope, "signal", e->signal_text, &e->signal_code, &e->nsignal_code);
+			e->since = get_kver(L, eo, "since", true, "an effect");
+			e->source = get_str(L, eo, "source", true, "an effect");
+			e->why = get_str(L, eo, "why", true, "an effect");
+		}
+		pop(L);
+		sc->neffects = i + 1;
+	}
+	pop(L);
+}
+
 /* How the call uses its struct, where the struct goes both ways (sched_attr: in for
  * sched_setattr, out for sched_getattr). */
 static void load_call_direction(struct loader *L, json_t *o, struct syscall *sc)
@@ -1369,6 +1399,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_rules(L, o, sc);
 	load_checks(L, o, sc);
 	load_results(L, o, sc);
+	load_effects(L, o, sc);
 
 	json_t *errs = get_array(L, o, "errors", true, "a syscall");
 	if (errs && !L->failed) {
@@ -1890,6 +1921,12 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 		CHECK(sc->results[i].text && sc->results[i].source &&
 			      expr_valid(sc->results[i].code, sc->results[i].ncode, c, sc),
 		      "%s: result %zu", sc->name, i + 1);
+	for (size_t i = 0; i < sc->neffects; i++) {
+		const struct effect_rule *e = &sc->effects[i];
+		CHECK(e->text && e->signal_text && e->source && e->why && expr_valid(e->code, e->ncode, c, sc) &&
+			      expr_valid(e->signal_code, e->nsignal_code, c, sc),
+		      "%s: effect %zu", sc->name, i + 1);
+	}
 	if (check_size(sc, why) < 0 || check_checks(c, sc, why) < 0)
 		return -1;
 	return check_features(sc, why);

@@ -219,33 +219,67 @@ static void put_writeback(struct sbuf *sb, const struct catalog *cat, const stru
 	sbuf_addch(sb, '}');
 }
 
-/* What a simulated answer does not know: " (simulated; ENOENT/ENOTDIR possible, depending on
- * the path)", or that its pid is made up. */
-static void decode_uncertainty(struct sbuf *sb, const struct outcome *o)
+/* Appends the separator before item k of n in a list in words: "a", "a and b", "a, b and c"
+ * (conj "and"), or with "or". */
+static void put_sep(struct sbuf *sb, size_t k, size_t n, const char *conj)
+{
+	if (k)
+		sbuf_addf(sb, k + 1 == n ? " %s " : ", ", conj);
+}
+
+/* What a simulated answer does not know: " (simulated; ENOENT/ENOTDIR are possible,
+ * depending on the path)", that its pid is made up, or that success may kill the caller. The
+ * answer itself is not among the others; with no other outcome, nothing is said of them. */
+static void decode_uncertainty(struct sbuf *sb, const struct catalog *cat, const struct outcome *o)
 {
 	static const char *const what[ENV_NKINDS] = {
 		[ENV_PATH] = "the path", [ENV_FD] = "the descriptor", [ENV_POINTER] = "the memory pointed at",
 		[ENV_PRIVILEGE] = "privilege", [ENV_HARDWARE] = "the hardware", [ENV_LSM] = "the LSMs",
 		[ENV_FILESYSTEM] = "the filesystem", [ENV_OBJECT] = "what exists", [ENV_PID] = "the process",
-		[ENV_MEMORY] = "memory",
+		[ENV_MEMORY] = "memory", [ENV_SIGNAL] = "how the caller handles the signal",
 	};
 	if (!o->simulated || (!o->uncertain && !o->plausible_pid))
 		return;
 	sbuf_adds(sb, " (simulated");
 	if (o->plausible_pid)
 		sbuf_adds(sb, "; a made-up pid: the kernel picks it");
-	if (o->uncertain) {
-		int answer = o->ret == -1 ? o->err : 0, n = 0;
+	int answer = o->ret == -1 ? o->err : 0;
+	size_t nother = 0, ndeaths = 0, nkinds = 0;
+	for (size_t i = 0; o->uncertain && i < o->npossible; i++) {
+		nother += o->possible[i] != answer;
+		ndeaths += o->possible[i] < 0;
+	}
+	if (nother) {
+		/* the other answers slash-joined (ENOENT/ENOTDIR), then each death the call may cause */
+		size_t m = 0;
 		sbuf_adds(sb, "; ");
-		for (size_t i = 0; i < o->npossible; i++)
-			if (o->possible[i] != answer) {
-				const char *en = errno_name(o->possible[i]);
-				sbuf_addf(sb, "%s%s", n++ ? "/" : "", o->possible[i] ? en ? en : "E???" : "success");
+		for (size_t i = 0; i < o->npossible; i++) {
+			int e = o->possible[i];
+			if (e == answer || e < 0)
+				continue;
+			const char *en = e ? errno_name(e) : "success";
+			sbuf_addf(sb, "%s%s", m++ ? "/" : "", en ? en : "E???");
+		}
+		for (size_t i = 0, d = 0; i < o->npossible; i++) {
+			if (o->possible[i] >= 0)
+				continue;
+			put_sep(sb, d + !!m, ndeaths + !!m, "or");
+			d++;
+			struct sbuf name = SBUF_INIT;
+			put_signal(&name, cat, (uint64_t)-o->possible[i]);
+			sbuf_addf(sb, "the caller's death by %s%s", name.buf[0] == 'S' ? "" : "signal ", name.buf);
+			sbuf_release(&name);
+		}
+		sbuf_addf(sb, " %s possible", nother > 1 ? "are" : "is");
+		for (int k = 0; k < ENV_NKINDS; k++)
+			nkinds += !!(o->depends_on & 1u << k);
+		if (nkinds)
+			sbuf_adds(sb, ", depending on ");
+		for (int k = 0, n = 0; k < ENV_NKINDS; k++)
+			if (o->depends_on & 1u << k) {
+				put_sep(sb, (size_t)n++, nkinds, "and");
+				sbuf_adds(sb, what[k]);
 			}
-		sbuf_addf(sb, " %s, depending on ", n > 1 ? "are possible" : "is possible");
-		for (int k = 0, m = 0; k < ENV_NKINDS; k++)
-			if (o->depends_on & 1u << k)
-				sbuf_addf(sb, "%s%s", m++ ? " and " : "", what[k]);
 	}
 	sbuf_adds(sb, ")");
 }
@@ -336,7 +370,7 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		} else {
 			sbuf_addf(sb, " = %ld", o->ret);
 		}
-		decode_uncertainty(sb, o);
+		decode_uncertainty(sb, cat, o);
 	} else {
 		sbuf_adds(sb, " = ?");
 	}

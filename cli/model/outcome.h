@@ -43,8 +43,8 @@ struct outcome {
 	const struct check *check; /* simulated: the catalogue check that gave the answer, or NULL
 				    * (a size step, a generic test, or success); live: NULL */
 	/* simulated: checks that depend on the world the simulator could not decide make the
-	 * answer uncertain: possible[] holds every outcome it considered (0: success, else an
-	 * errno) in the order met, the answer among them, and depends_on the env kinds (bits of
+	 * answer uncertain: possible[] holds every outcome it considered (0: success, an errno,
+	 * or minus a signal: the caller killed by it, an effect of success) in the order met, the answer among them, and depends_on the env kinds (bits of
 	 * enum env_kind) they depend on. A certain answer has npossible 0. */
 	bool simulated, uncertain;
 	int possible[OUTCOME_MAX_POSSIBLE];

@@ -553,6 +553,29 @@ static long plausible_result(const struct catalog *cat, const struct call_reques
 	return 0;
 }
 
+/* What success may do to the caller besides returning (the catalogue's effects): a signal
+ * that kills it unless it catches or ignores the signal. The kernel's answer stands; the
+ * death is possible, depending on the caller's dispositions, which the world does not model. */
+static void apply_effects(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+			  struct outcome *o, struct sbuf *why)
+{
+	const struct syscall *sc = req->sc;
+	struct expr_env env = { cat, sc, sc->st, o->before, req->buf_arg >= 0 ? o->len : 0, req->args, req->size, opt->kv };
+	for (size_t i = 0; i < sc->neffects; i++) {
+		const struct effect_rule *e = &sc->effects[i];
+		if (e->since > opt->kv || !expr_eval(e->code, e->ncode, &env))
+			continue;
+		uint64_t sig = expr_eval(e->signal_code, e->nsignal_code, &env);
+		if (!sig || sig > 64)
+			continue;
+		o->uncertain = true;
+		o->depends_on |= 1u << ENV_SIGNAL;
+		outcome_add_possible(o, 0);
+		outcome_add_possible(o, -(int)sig);
+		say(why, "%s (%s)", e->why, e->source);
+	}
+}
+
 static int sim_walk(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
 		    struct outcome *o, struct sbuf *why)
 {
@@ -652,6 +675,7 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 			return fail(o, EINVAL);
 	}
 	o->ret = plausible_result(cat, req, opt, o);
+	apply_effects(cat, req, opt, o, why);
 	return 0;
 }
 
