@@ -117,6 +117,8 @@ def main():
                 continue
             if "*" in skip or f["name"] in skip or name == "rseq":
                 continue
+            if f.get("direction") in ("out", "ignored"):
+                continue  # the call does not read it: the probe leaves it alone
             width = f["size"]
             holders.append((f["name"], True, width, fs))
         for a in sc["args"]:
