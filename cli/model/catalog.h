@@ -35,6 +35,8 @@ struct flagset {
 	enum flagset_kind kind;
 	struct flag *flags;
 	size_t nflags;
+	/* "value_bits": the bits that hold one value, not bits (open's O_ACCMODE); 0: none */
+	uint64_t value_mask;
 };
 
 struct expr_insn; /* model/expr.h */

@@ -416,8 +416,23 @@ static void load_provenance(struct loader *L, json_t *o, const char *what)
 
 static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask", "companions", "source",
 					 "unverified", "backported", NULL };
-static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", NULL };
+static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", "value_bits", NULL };
 static const char *const flagset_kinds[] = { "bits", "enum", NULL };
+
+/* "value_bits" names a mask flag of a bit set whose bits hold one value (open's access mode). */
+static void load_value_bits(struct loader *L, json_t *o, struct flagset *fs)
+{
+	const char *vb = get_str(L, o, "value_bits", false, "a flag set");
+	if (!vb || L->failed)
+		return;
+	push_key(L, "value_bits");
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (!strcmp(fs->flags[i].name, vb) && fs->flags[i].mask)
+			fs->value_mask = fs->flags[i].value;
+	if (fs->kind != FS_BITS || !fs->value_mask)
+		lerr(L, "'%s' is not a mask flag of this bit set", vb);
+	pop(L);
+}
 
 static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 {
@@ -472,6 +487,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 		fs->nflags = i + 1;
 	}
 	pop(L);
+	load_value_bits(L, o, fs);
 }
 
 /* ---- structs ---- */
@@ -1714,6 +1730,10 @@ static int check_flagset(const struct flagset *fs, struct sbuf *why)
 		CHECK(fs->kind != FS_BITS || f->value || f->mask, "flag '%s' is 0 in a bit set", f->name);
 	}
 	CHECK(UNIQUE_NAMES(fs->flags, fs->nflags, NULL), "a duplicate flag in '%s'", fs->name);
+	bool vb = !fs->value_mask;
+	for (size_t i = 0; i < fs->nflags; i++)
+		vb |= fs->flags[i].mask && fs->flags[i].value == fs->value_mask;
+	CHECK(vb && (!fs->value_mask || fs->kind == FS_BITS), "'%s': its value bits are not a mask flag of it", fs->name);
 	return 0;
 }
 

@@ -4,8 +4,6 @@
 #include "model/xlat.h"
 #include "base/banned.h"
 
-#define O_ACCMODE_BITS 03
-
 static uint64_t field_value(const struct field *f, const unsigned char *data)
 {
 	uint64_t v = le_load(data + f->offset, f->elem_size);
@@ -43,18 +41,6 @@ static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
 	sbuf_addf(sb, "%llu", (unsigned long long)v);
 }
 
-/* open(2) flags: the access mode is always named, as strace does. */
-static void put_open_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
-{
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-	sbuf_adds(sb, acc[v & O_ACCMODE_BITS]);
-	uint64_t rest = v & ~(uint64_t)O_ACCMODE_BITS;
-	if (rest) {
-		sbuf_addch(sb, '|');
-		xlat_flags(sb, fs, rest);
-	}
-}
-
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
 {
 	if (f->count) {
@@ -77,12 +63,8 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 		return;
 	}
 	uint64_t v = field_value(f, data);
-	if (f->flagset && !strcmp(f->flagset->name, "open_flags")) {
-		put_open_flags(sb, f->flagset, v);
-		return;
-	}
 	if (f->flagset) {
-		xlat_flags(sb, f->flagset, v);
+		xlat_flags_valued(sb, f->flagset, v);
 		return;
 	}
 	switch (f->format) {

@@ -116,3 +116,22 @@ uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 	}
 	return rest;
 }
+
+uint64_t xlat_flags_valued(struct sbuf *sb, const struct flagset *fs, uint64_t v)
+{
+	if (!fs || !fs->value_mask)
+		return xlat_flags(sb, fs, v);
+	uint64_t m = fs->value_mask, low = v & m;
+	const char *name = NULL;
+	for (size_t i = 0; i < fs->nflags && !name; i++)
+		if (fs->flags[i].value == low && !(fs->flags[i].value & ~m))
+			name = fs->flags[i].name;
+	if (name)
+		sbuf_adds(sb, name);
+	else
+		xlat_number(sb, low);
+	if (!(v & ~m))
+		return 0;
+	sbuf_addch(sb, '|');
+	return xlat_flags(sb, fs, v & ~m);
+}

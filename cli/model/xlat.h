@@ -16,6 +16,9 @@ void errno_each(void (*fn)(const char *name, void *ctx), void *ctx);
  * "7 /\* PREFIX??? *\/". With fs NULL, the number alone (decimal below 10, else hex).
  * Returns the bits no flag explains (0 for an enum that matched). */
 uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v);
+/* As xlat_flags, but the set's value bits (open's access mode, "value_bits") come first and
+ * are always named, even 0 (O_RDONLY), as strace's call lines name them. */
+uint64_t xlat_flags_valued(struct sbuf *sb, const struct flagset *fs, uint64_t v);
 /* Writes v in hex ("0x1f") or decimal for small values. */
 void xlat_number(struct sbuf *sb, uint64_t v);
 #endif
