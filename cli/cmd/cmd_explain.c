@@ -74,10 +74,19 @@ int cmd_explain(struct session *s, int argc, char **argv)
 		plan.req.buf = b->data;
 		plan.req.buflen = b->len;
 		plan.req.size = o.size;
-		plan.req.buf_arg = buf_arg;
+		plan.req.buf_arg = l.struct_null ? -1 : buf_arg; /* NULL: not a struct of zeros */
 		plan.req.extra_arg = -1;
 		plan.req.nargs = (int)sc->nargs;
+		plan.req.foreign = true;
 		memcpy(plan.req.args, o.args, sizeof(plan.req.args));
+		for (size_t i = 0; i < 6 && i < sc->nargs; i++) {
+			/* the line's strings for the path checks; its descriptors are the numbers it shows */
+			plan.req.strings[i] = l.strings[i];
+			if (l.strings[i])
+				plan.req.args[i] = (uint64_t)(uintptr_t)l.strings[i];
+			if (sc->args[i].role == AR_FD)
+				plan.req.overridden |= 1u << i;
+		}
 		struct explanation ex;
 		explanation_init(&ex);
 		/* the simulator's check walk on the same call at that kernel names the check */

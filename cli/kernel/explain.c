@@ -409,6 +409,8 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		bisect_einval(e, cat, plan);
 	} else if (err == EINVAL) {
 		say(e, "which flag bit or field was refused takes follow-up calls: run it with 'call' to find out");
+	} else if (checks_agree) {
+		say_lines(e, "", sim->why); /* a size step's answer (a NULL struct's EFAULT), no check's */
 	}
 	if (m)
 		say(e, "%s for %s (the catalogue's prose, not yet a check): %s", en, sc->name, m);

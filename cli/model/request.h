@@ -43,6 +43,8 @@ struct call_request {
 	size_t nsupplied, supplied_alloc;
 	bool buf_override;       /* buf holds an ARG="bytes" override, not the session's buffer */
 	unsigned overridden;     /* bit i: an override named argument i */
+	bool foreign;            /* it ran outside xsc's sandbox (a strace line): its paths,
+				  * descriptors and privilege are not the sandbox's world */
 	const struct request_memory *mem;
 };
 

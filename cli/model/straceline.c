@@ -191,7 +191,44 @@ static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, in
 	return a[0] == '{' ? parse_struct(cat, l->b, a) : 0;
 }
 
-/* The arguments: the struct and the size. */
+/* Whether text is written as a number or flags are: names, digits, | - + ~ and blanks. */
+static bool plain_value(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_|-+~ ", *p))
+			return false;
+	return *text != 0;
+}
+
+/* Argument i that is neither the struct nor the size, as the checks read it: a number or
+ * flags (strace's trailing comment dropped: "0x100 /\* RESOLVE_??? *\/"), NULL, or a string.
+ * What is none of these (an address's array, a descriptor shown with its path) stays 0:
+ * the checks then read it as strace did not show it. */
+static void parse_other_arg(const struct catalog *cat, struct strace_line *l, size_t i, const char *a)
+{
+	const struct sarg *sa = &l->sc->args[i];
+	size_t len = strcspn(a, "/");
+	while (len && a[len - 1] == ' ')
+		len--;
+	char *text = xstrndup(a, a[0] == '"' ? strlen(a) : len);
+	struct value v;
+	bool was = diag_set_quiet(true);
+	if (!strcmp(text, "NULL")) {
+		l->args[i] = 0;
+	} else if (text[0] == '"' || plain_value(text)) {
+		if (value_parse(cat, text[0] == '"' ? NULL : sa->flagset, text, &v) == 0) {
+			if (v.kind == VK_STRING && !l->strings[i] && sa->role == AR_PATH)
+				l->strings[i] = xstrndup(v.text, v.text_len);
+			else if (v.kind == VK_INT)
+				l->args[i] = v.bits;
+			value_release(&v);
+		}
+	}
+	diag_set_quiet(was);
+	free(text);
+}
+
+/* The arguments: the struct, the size and the others the checks read. */
 static int parse_args(const struct catalog *cat, struct strace_line *l, char **args)
 {
 	const struct syscall *sc = l->sc;
@@ -199,6 +236,9 @@ static int parse_args(const struct catalog *cat, struct strace_line *l, char **a
 		if ((sc->args[i].role == AR_STRUCT || sc->args[i].role == AR_PTR) && sc->args[i].st == sc->st && sc->st) {
 			if (parse_struct_arg(cat, l, (int)i, args[i]) < 0)
 				return -1;
+			l->struct_null = !strcmp(args[i], "NULL");
+		} else if (i < 6 && !(sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)) {
+			parse_other_arg(cat, l, i, args[i]);
 		} else if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG) {
 			struct value v;
 			if (value_parse(cat, NULL, args[i], &v) < 0)
@@ -288,6 +328,10 @@ void strace_line_release(struct strace_line *l)
 {
 	structbuf_free(l->b);
 	free(l->struct_text);
+	for (size_t i = 0; i < 6; i++) {
+		free(l->strings[i]);
+		l->strings[i] = NULL;
+	}
 	l->b = NULL;
 	l->struct_text = NULL;
 }

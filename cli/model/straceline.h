@@ -16,7 +16,10 @@ struct strace_line {
 	char *struct_text;       /* that argument as written: {…}, or the address strace printed
 				  * for a struct too small to decode (owned) */
 	uint64_t size;           /* what the kernel read as the size */
-	uint64_t args[6];        /* the size argument; other arguments stay 0 */
+	bool struct_null;        /* the line gives the struct as NULL */
+	uint64_t args[6];        /* the size and the arguments strace shows as numbers, flags or
+				  * NULL; what it shows otherwise stays 0 */
+	char *strings[6];        /* the path arguments' strings (owned), else NULL */
 	bool answered;           /* the line ends in "= RESULT" */
 	long ret;
 	int err;                 /* errno when ret == -1 */

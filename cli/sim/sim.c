@@ -291,6 +291,8 @@ static enum fact world_fact(const struct call_request *req, const struct check *
 			    enum env_kind k, int e)
 {
 	int pid = arg_of_role(req->sc, AR_PID);
+	if (req->foreign && k != ENV_POINTER && k != ENV_MEMORY && k != ENV_PID)
+		return F_UNKNOWN; /* NULL, memory enough and pid 0 are so anywhere; the rest is the sandbox's */
 	switch (k) {
 	case ENV_PATH: return path_fact(req, ck, e);
 	case ENV_FD: return fd_fact(req, ck, env, e);
