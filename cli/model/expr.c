@@ -156,10 +156,30 @@ static int parse_nonzero_field(struct parser *P, size_t s, size_t len, size_t at
 	return emit(P, XO_NONZERO, 0, 0);
 }
 
+/* A constant FROM or TO of nonzero(FROM, TO), held to the struct: code[n0..n1) is one bound's
+ * code, checked when it is a lone constant (an offset past the struct is a catalogue's slip,
+ * which evaluation would quietly read as zeros). */
+static int check_bound(struct parser *P, size_t n0, size_t n1, size_t pos, bool to)
+{
+	const struct cstruct *st = P->sc->st;
+	if (n1 != n0 + 1 || P->code[n0].op != XO_CONST)
+		return 0;
+	uint64_t v = P->code[n0].val;
+	if (v > st->size)
+		return fail_at(P, pos, "nonzero(): %s %llu is past struct %s's %u bytes", to ? "TO" : "FROM", (unsigned long long)v,
+			       st->name, st->size);
+	if (to && n0 >= 1 && P->code[n0 - 1].op == XO_CONST && P->code[n0 - 1].val >= v)
+		return fail_at(P, pos, "nonzero(): the range [%llu, %llu) is empty", (unsigned long long)P->code[n0 - 1].val,
+			       (unsigned long long)v);
+	return 0;
+}
+
 /* nonzero(FIELD) or nonzero(FROM, TO): whether a byte of the field, or of the struct's bytes
  * [FROM, TO), is nonzero; FROM and TO are expressions. */
 static int parse_nonzero_call(struct parser *P, size_t at)
 {
+	if (!P->sc->st)
+		return fail_at(P, at, "nonzero() reads the struct, and there is none here");
 	P->p++; /* ( */
 	skip_blank(P);
 	size_t s = P->p;
@@ -171,14 +191,17 @@ static int parse_nonzero_call(struct parser *P, size_t at)
 	if (len && P->text[P->p] == ')' && find_field(P->sc->st, P->text + s, len) >= 0)
 		return parse_nonzero_field(P, s, len, at);
 	P->p = s;
-	if (parse_binary(P, 0) < 0)
+	size_t n0 = P->n;
+	if (parse_binary(P, 0) < 0 || check_bound(P, n0, P->n, s, false) < 0)
 		return -1;
 	skip_blank(P);
 	if (P->text[P->p] != ',')
 		return fail_at(P, P->p == after ? s : P->p,
 			       "nonzero() takes a field, or two offsets FROM, TO of the struct's bytes");
 	P->p++;
-	if (parse_binary(P, 0) < 0)
+	skip_blank(P);
+	size_t n1 = P->n, to_at = P->p;
+	if (parse_binary(P, 0) < 0 || (check_bound(P, n1, P->n, to_at, true) < 0))
 		return -1;
 	skip_blank(P);
 	if (P->text[P->p] != ')')
@@ -218,6 +241,8 @@ static int parse_unknown_call(struct parser *P, size_t at)
 	if (!qualified && f >= 0 && find_arg(S->sc, P->text + s, len) >= 0)
 		return fail_at(P, s, "'%.*s' is both a field and an argument: write unknown(field(%.*s)) or unknown(arg(%.*s))",
 			       (int)len, P->text + s, (int)len, P->text + s, (int)len, P->text + s);
+	if (f >= 0 && S->st->fields[f].count)
+		return fail_at(P, s, "'%s' is an array, not a number", S->st->fields[f].name);
 	const struct flagset *fs = f >= 0 ? S->st->fields[f].flagset : a >= 0 ? S->sc->args[a].flagset : NULL;
 	if (!fs)
 		return fail_at(P, s, "unknown() takes a field or argument that has a flag set");
@@ -473,7 +498,7 @@ static bool insn_valid(const struct expr_insn *x, const struct catalog *cat, con
 	case XO_FIELD: return st && x->idx < st->nfields && !st->fields[x->idx].count;
 	case XO_ARG: return x->idx < nargs;
 	case XO_UNKNOWN_FIELD:
-		return st && x->idx < st->nfields && x->val < cat->nflagsets;
+		return st && x->idx < st->nfields && !st->fields[x->idx].count && x->val < cat->nflagsets;
 	case XO_UNKNOWN_ARG: return x->idx < nargs && x->val < cat->nflagsets;
 	default: return x->op <= XO_LAST;
 	}

@@ -117,7 +117,7 @@ static void test_nonzero(void)
 	ok(val("nonzero(8, 16)") == 1 && val("nonzero(14, 24)") == 0 && val("nonzero(0, 13)") == 0,
 	   "nonzero(FROM, TO): bytes FROM up to TO, TO excluded");
 	ok(val("nonzero(4 + 4, 2 * 7)") == 1 && val("!nonzero(mode) || 0") == 0, "offsets are expressions; an operand");
-	ok(val("nonzero(16, 8)") == 0 && val("nonzero(13, 1 << 40)") == 1, "an empty range; a range past the buffer");
+	ok(val("nonzero(16, 4 + 4)") == 0 && val("nonzero(13, 1 << 40)") == 1, "an empty range; a range past the buffer");
 	struct expr_scope scope = { cat, sc, sc->st };
 	struct expr_insn code[EXPR_MAX_CODE];
 	struct sbuf why = SBUF_INIT;
@@ -230,6 +230,24 @@ static void test_hostile(void)
 	is_str(e.buf, "13: ')' expected to close the nonzero( at byte 1 of the expression", "an unclosed nonzero(");
 	error_of("nonzero(nosuch)", &e);
 	is_str(e.buf, "9: unknown name 'nosuch': not a field, argument, size or flag", "nonzero() of an unknown name");
+	error_of("nonzero(0, 4096)", &e);
+	is_str(e.buf, "12: nonzero(): TO 4096 is past struct open_how's 24 bytes", "a constant range past the struct");
+	error_of("nonzero(25, size)", &e);
+	is_str(e.buf, "9: nonzero(): FROM 25 is past struct open_how's 24 bytes", "a constant start past the struct");
+	error_of("nonzero(16, 8)", &e);
+	is_str(e.buf, "13: nonzero(): the range [16, 8) is empty", "an empty constant range");
+	ok(val("nonzero(24, size)") == 0, "a range from the struct's end is taken (bpf's CHECK_ATTR past the last field)");
+	{
+		const struct syscall *plain = catalog_find_syscall(cat, "rename");
+		struct expr_scope scope = { cat, plain, NULL };
+		struct expr_insn code[EXPR_MAX_CODE];
+		size_t pos = 0;
+		struct sbuf why = SBUF_INIT;
+		ok(plain && expr_parse(&scope, "nonzero(0, 8)", code, &pos, &why) < 0 && pos == 0 &&
+			   !strcmp(why.buf, "nonzero() reads the struct, and there is none here"),
+		   "nonzero() of a call without a struct: %s", why.buf);
+		sbuf_release(&why);
+	}
 
 	struct sbuf deep = SBUF_INIT;
 	for (int i = 0; i < 100000; i++)
