@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -29,6 +30,8 @@ struct vm_guest {
 	pid_t pid;
 	int to, from;          /* qemu's standard input and output: the guest's first serial port */
 	char *dir;             /* scratch: the vmlinux while qemu loads it, the console's log */
+	unsigned char *shm;    /* the memory shared with the guest (VW_SHM_SIZE), or NULL */
+	bool use_shm;          /* the agent found it: frames go there (kernel/vmwire.h) */
 	char target[96], how[192];
 	uint32_t kv;
 	bool dead;
@@ -59,24 +62,55 @@ bool vm_kvm_usable(const char **why)
  * ../shared/kernel-vms.md): the uncompressed vmlinux through its PVH entry, -nodefaults, no
  * network, 256 MiB; 'quiet' (console output is slow under TCG). The first serial port is the
  * agent's line (qemu's standard input and output; no monitor multiplexed on it, whose ^A
- * escapes the binary frames would trigger); the kernel's console goes to the second, a file. */
-static void qemu_command(char **argv, size_t max, const char *vmlinux, const char *initrd, const char *console,
-			 bool kvm, char *serial, char *append, size_t len)
+ * escapes the binary frames would trigger); the kernel's console goes to the second, a file;
+ * frames travel in an ivshmem-plain device's memory, the file shm (kernel/vmwire.h). */
+struct qemu_words {
+	char *argv[48];
+	char serial[4200], append[256], memdev[4300];
+};
+
+static void qemu_command(struct qemu_words *q, const char *vmlinux, const char *initrd, const char *console,
+			 const char *shm, bool kvm)
 {
-	size_t n = 0;
-	snprintf(serial, len, "file:%s", console);
+	size_t n = 0, m = 0;
+	snprintf(q->serial, sizeof(q->serial), "file:%s", console);
 	/* no_timer_check: on a loaded host, TCG can miss the IO-APIC timer check's deadline and
 	 * 5.10 then panics in setup_IO_APIC ("timer doesn't work through Interrupt-remapped
 	 * IO-APIC"), seen at a load average of 13 on two cores */
-	snprintf(append, len, "console=ttyS1 quiet panic=-1 no_timer_check xsc.idle=%d", IDLE_S);
+	snprintf(q->append, sizeof(q->append), "console=ttyS1 quiet panic=-1 no_timer_check xsc.idle=%d", IDLE_S);
+	m = (size_t)snprintf(q->memdev, sizeof(q->memdev), "memory-backend-file,id=xsc,share=on,size=%u,mem-path=", VW_SHM_SIZE);
+	for (const char *c = shm; *c && m + 3 < sizeof(q->memdev); c++) { /* a comma is written twice in an option */
+		q->memdev[m++] = *c;
+		if (*c == ',')
+			q->memdev[m++] = ',';
+	}
+	q->memdev[m] = '\0';
 	const char *words[] = {
 		"qemu-system-x86_64", "-accel", kvm ? "kvm" : "tcg", "-cpu", kvm ? "host" : "max", "-m", "256M", "-smp", "1",
 		"-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none", "-nic", "none",
-		"-serial", "stdio", "-serial", serial, "-no-reboot", "-kernel", vmlinux, "-initrd", initrd, "-append", append,
+		"-serial", "stdio", "-serial", q->serial, "-object", q->memdev, "-device", "ivshmem-plain,memdev=xsc",
+		"-no-reboot", "-kernel", vmlinux, "-initrd", initrd, "-append", q->append,
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(words) && n + 1 < max; i++)
-		argv[n++] = (char *)words[i];
-	argv[n] = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(words) && n + 1 < ARRAY_SIZE(q->argv); i++)
+		q->argv[n++] = (char *)words[i];
+	q->argv[n] = NULL;
+}
+
+/* The file behind the shared memory, mapped. */
+static int make_shm(struct vm_guest *g, const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, VW_SHM_SIZE) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return err("target vm: cannot make '%s': %s", path, strerror(errno));
+	}
+	void *p = mmap(NULL, VW_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return err("target vm: cannot map '%s': %s", path, strerror(errno));
+	g->shm = p;
+	return 0;
 }
 
 /* The initramfs the build made (guest/): beside the binary in a build tree, or installed. */
@@ -233,6 +267,18 @@ static int write_all(struct vm_guest *g, const void *p, size_t n)
 	return 0;
 }
 
+/* A frame to the agent: in the shared memory with a doorbell on the line, or on the line. */
+static int send_frame(struct vm_guest *g, const struct sbuf *frame)
+{
+	static const unsigned char bell = VW_DOORBELL;
+	if (!g->use_shm)
+		return write_all(g, frame->buf, frame->len);
+	if (frame->len > VW_SHM_HALF)
+		return err("%s: a call of %zu bytes is larger than the shared memory", g->target, frame->len);
+	memcpy(g->shm, frame->buf, frame->len);
+	return write_all(g, &bell, 1);
+}
+
 /* The next frame of type want: 0 with its payload (heap) in *p, *len; -1 or -2 as read_exact,
  * -3 when the guest sent something that is not a frame of that type. skip_noise: bytes before
  * the first magic word are skipped (firmware can write to the port before the agent). */
@@ -241,6 +287,16 @@ static int read_frame(struct vm_guest *g, enum vw_type want, unsigned char **p, 
 {
 	unsigned char h[VW_HEADER];
 	enum vw_type type;
+	if (g->use_shm) { /* the doorbell, then the frame in the agent's half */
+		int r = read_exact(g, h, 1, deadline);
+		if (r)
+			return r;
+		if (h[0] != VW_DOORBELL || vw_shm_take(g->shm + VW_SHM_HALF, &type, p, len) < 0)
+			return -3;
+		if (type != want)
+			FREE_AND_NULL(*p);
+		return type == want ? 0 : -3;
+	}
 	int r = read_exact(g, h, 4, deadline);
 	for (size_t skipped = 0; !r && skip_noise && le_load(h, 4) != VW_MAGIC && skipped < NOISE_MAX; skipped++) {
 		memmove(h, h + 1, 3);
@@ -289,8 +345,8 @@ static int boot(struct vm_guest *g, const struct kimage *k)
 	const char *why;
 	bool kvm = vm_kvm_usable(&why);
 	char *initrd = find_initramfs();
-	struct sbuf vmlinux = SBUF_INIT, console = SBUF_INIT, qerr = SBUF_INIT;
-	char serial[4200], append[256], *argv[40];
+	struct sbuf vmlinux = SBUF_INIT, console = SBUF_INIT, qerr = SBUF_INIT, shm = SBUF_INIT;
+	struct qemu_words *q = xcalloc(1, sizeof(*q));
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, efd = -1, r = -1;
 	uint64_t t0 = now_ms();
 	if (!initrd) {
@@ -300,15 +356,16 @@ static int boot(struct vm_guest *g, const struct kimage *k)
 	sbuf_addf(&vmlinux, "%s/vmlinux", g->dir);
 	sbuf_addf(&console, "%s/console.log", g->dir);
 	sbuf_addf(&qerr, "%s/qemu.err", g->dir);
-	if (extract_vmlinux(k->path, vmlinux.buf) < 0)
+	sbuf_addf(&shm, "%s/shm", g->dir);
+	if (extract_vmlinux(k->path, vmlinux.buf) < 0 || make_shm(g, shm.buf) < 0)
 		goto out;
 	efd = open(qerr.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (efd < 0 || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		err("target vm: %s", strerror(errno));
 		goto out;
 	}
-	qemu_command(argv, ARRAY_SIZE(argv), vmlinux.buf, initrd, console.buf, kvm, serial, append, sizeof(serial));
-	g->pid = spawn_qemu(argv, in[0], out[1], efd);
+	qemu_command(q, vmlinux.buf, initrd, console.buf, shm.buf, kvm);
+	g->pid = spawn_qemu(q->argv, in[0], out[1], efd);
 	if (g->pid < 0) {
 		err("target vm: cannot start qemu: %s", strerror(errno));
 		goto out;
@@ -338,9 +395,11 @@ static int boot(struct vm_guest *g, const struct kimage *k)
 	free(p);
 	unlink(vmlinux.buf); /* qemu has it in the guest's memory */
 	snprintf(g->target, sizeof(g->target), "vm %s (Debian %s)", k->version, k->pkg_version);
-	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u", (const char *)h.release.p,
-		 (double)(now_ms() - t0) / 1000, why, h.landlock_abi);
+	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u; calls through %s",
+		 (const char *)h.release.p, (double)(now_ms() - t0) / 1000, why, h.landlock_abi,
+		 h.shm ? "shared memory" : "the serial line");
 	g->kv = kimage_full_kv(k);
+	g->use_shm = h.shm;
 	vw_hello_release(&h);
 	r = 0;
 out:
@@ -353,6 +412,8 @@ out:
 	if (efd >= 0)
 		close(efd);
 	free(initrd);
+	free(q);
+	sbuf_release(&shm);
 	sbuf_release(&vmlinux);
 	sbuf_release(&console);
 	sbuf_release(&qerr);
@@ -393,7 +454,7 @@ void vm_stop(struct vm_guest *g)
 		struct sbuf frame = SBUF_INIT, none = SBUF_INIT;
 		vw_frame(&frame, VW_QUIT, &none);
 		if (!g->dead)
-			write_all(g, frame.buf, frame.len);
+			send_frame(g, &frame);
 		sbuf_release(&frame);
 		int st;
 		pid_t w = 0;
@@ -409,6 +470,8 @@ void vm_stop(struct vm_guest *g)
 		close(g->to);
 	if (g->from >= 0)
 		close(g->from);
+	if (g->shm)
+		munmap(g->shm, VW_SHM_SIZE);
 	if (g->dir)
 		scratch_remove(g->dir);
 	free(g->dir);
@@ -576,7 +639,7 @@ int vm_run(struct vm_guest *g, const struct call_plan *plan, struct outcome *out
 	unsigned char *p = NULL;
 	uint32_t len;
 	struct vw_result res;
-	int r = write_all(g, frame.buf, frame.len) < 0 ? -2
+	int r = send_frame(g, &frame) < 0 ? -2
 		: read_frame(g, VW_RESULT, &p, &len, now_ms() + plan->timeout_ms + CALL_SLACK_MS, false);
 	sbuf_release(&frame);
 	if (!r && vw_decode_result(p, len, &res) < 0)

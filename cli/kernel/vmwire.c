@@ -292,6 +292,7 @@ void vw_encode_hello(const struct vw_hello *h, struct sbuf *o)
 	putb(o, &h->release);
 	putb(o, &h->version);
 	put32(o, h->landlock_abi);
+	put32(o, h->shm);
 }
 
 int vw_decode_hello(const unsigned char *p, size_t len, struct vw_hello *h)
@@ -301,6 +302,7 @@ int vw_decode_hello(const unsigned char *p, size_t len, struct vw_hello *h)
 	getb(&r, &h->release, 65);
 	getb(&r, &h->version, 65);
 	h->landlock_abi = get_upto(&r, 255);
+	h->shm = get_upto(&r, 1);
 	if (!h->release.len || !is_cstring(&h->release) || !h->version.len || !is_cstring(&h->version) || done(&r) < 0) {
 		vw_hello_release(h);
 		return -1;
@@ -312,4 +314,17 @@ void vw_hello_release(struct vw_hello *h)
 {
 	bytes_release(&h->release);
 	bytes_release(&h->version);
+}
+
+int vw_shm_take(const volatile unsigned char *area, enum vw_type *type, unsigned char **payload, uint32_t *len)
+{
+	unsigned char h[VW_HEADER];
+	for (size_t i = 0; i < VW_HEADER; i++)
+		h[i] = area[i];
+	if (vw_header(h, type, len) < 0 || *len > VW_SHM_HALF - VW_HEADER)
+		return -1;
+	*payload = xmalloc(*len ? *len : 1);
+	for (uint32_t i = 0; i < *len; i++) /* once: what is checked is this copy */
+		(*payload)[i] = area[VW_HEADER + i];
+	return 0;
 }

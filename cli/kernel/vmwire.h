@@ -73,7 +73,19 @@ struct vw_result {
 struct vw_hello {
 	struct vw_bytes release, version; /* uname's, NUL-terminated */
 	uint32_t landlock_abi;
+	uint32_t shm;             /* 1: later frames go through the shared memory (below) */
 };
+
+/* The serial line is slow into the guest (qemu's 16550 takes a few bytes per interrupt:
+ * about 13 KB/s under TCG, measured), so after the greeting, frames travel in memory the
+ * host and the guest share (qemu's ivshmem-plain device, whose BAR 2 the agent maps through
+ * sysfs): xsc's at offset 0, the agent's at VW_SHM_HALF, each a whole frame as on the line;
+ * the line carries one byte, VW_DOORBELL, per frame, saying "a frame is there". The reader
+ * copies the frame out before reading its header, so the writer cannot change what is
+ * checked after the check. */
+#define VW_SHM_SIZE (4u << 20)
+#define VW_SHM_HALF (VW_SHM_SIZE / 2)
+#define VW_DOORBELL 'F'
 
 /* A frame's header, checked: 0, or -1 when the magic, type or length is wrong. */
 int vw_header(const unsigned char h[VW_HEADER], enum vw_type *type, uint32_t *len);
@@ -90,4 +102,7 @@ int vw_decode_hello(const unsigned char *p, size_t len, struct vw_hello *h);
 void vw_call_release(struct vw_call *c);
 void vw_result_release(struct vw_result *r);
 void vw_hello_release(struct vw_hello *h);
+/* A frame in shared memory (VW_SHM_HALF bytes at area): copied out whole, header checked. 0
+ * with its type and payload (heap, *len bytes), or -1. */
+int vw_shm_take(const volatile unsigned char *area, enum vw_type *type, unsigned char **payload, uint32_t *len);
 #endif
