@@ -93,9 +93,14 @@ static void show_layout(struct out *o, const struct cstruct *st, const struct sy
 	out_arr(o, "versions");
 	for (size_t i = 0; i < st->nversions; i++) {
 		const struct sversion *v = &st->versions[i];
-		const struct field *last = cstruct_field_at(st, v->size - 1);
-		out_text(o, "  %-28s %5u  %-7s ends after '%s'\n", v->name ? v->name : "(no macro)", v->size,
-			 kver_str(v->since, kv), last ? last->name : "?");
+		const struct field *last = cstruct_version_last_field(st, i);
+		unsigned end = last ? last->offset + last->size : 0;
+		out_text(o, "  %-28s %5u  %-7s ", v->name ? v->name : "(no macro)", v->size, kver_str(v->since, kv));
+		if (last)
+			out_text(o, "ends after '%s'", last->name);
+		if (end < v->size)
+			out_text(o, "%s%u bytes of padding", last ? ", then " : "", v->size - end);
+		out_text(o, "\n");
 		out_obj(o, NULL);
 		out_str(o, "name", v->name);
 		out_u64(o, "size", v->size);

@@ -278,7 +278,7 @@ static void versions_table(struct sbuf *sb, const struct cstruct *st)
 	sbuf_adds(sb, "| version | size | since | last field | added |\n|---|---:|---|---|---|\n");
 	for (size_t i = 0; i < st->nversions; i++) {
 		const struct sversion *v = &st->versions[i];
-		const struct field *last = cstruct_field_at(st, v->size - 1);
+		const struct field *last = cstruct_version_last_field(st, i);
 		sbuf_adds(sb, "| ");
 		if (v->name)
 			md_code(sb, v->name, true);
@@ -290,11 +290,10 @@ static void versions_table(struct sbuf *sb, const struct cstruct *st)
 		if (last)
 			md_code(sb, last->name, true);
 		sbuf_adds(sb, " | ");
-		unsigned from = i ? st->versions[i - 1].size : 0;
-		bool any = false;
+		bool any = false, inside, later = false;
 		for (size_t k = 0; k < st->nfields; k++) {
 			const struct field *f = &st->fields[k];
-			if (f->offset >= from && f->offset < v->size && !f->reserved) {
+			if (!f->reserved && cstruct_field_version(st, f, &inside) == i && !inside) {
 				sbuf_adds(sb, any ? ", " : "");
 				md_code(sb, f->name, true);
 				any = true;
@@ -302,6 +301,17 @@ static void versions_table(struct sbuf *sb, const struct cstruct *st)
 		}
 		if (!i)
 			sbuf_adds(sb, any ? " (the first version)" : "the first version");
+		/* fields that came later inside this version's bytes, each with its release */
+		for (size_t k = 0; k < st->nfields; k++) {
+			const struct field *f = &st->fields[k];
+			if (!f->reserved && cstruct_field_version(st, f, &inside) == i && inside) {
+				sbuf_adds(sb, later ? ", " : "; later inside these bytes: ");
+				md_code(sb, f->name, true);
+				char kv[16];
+				sbuf_addf(sb, " (%s)", kver_str(f->since, kv));
+				later = true;
+			}
+		}
 		sbuf_adds(sb, " |\n");
 	}
 	(void)b;

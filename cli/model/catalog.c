@@ -121,6 +121,37 @@ unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv)
 	return st->nversions ? size : st->size;
 }
 
+const struct field *cstruct_version_last_field(const struct cstruct *st, size_t i)
+{
+	const struct sversion *v = &st->versions[i];
+	const struct field *last = NULL;
+	for (size_t k = 0; k < st->nfields; k++) {
+		const struct field *f = &st->fields[k];
+		if (f->since <= v->since && f->offset + f->size <= v->size && (!last || f->offset > last->offset))
+			last = f;
+	}
+	return last;
+}
+
+size_t cstruct_field_version(const struct cstruct *st, const struct field *f, bool *inside)
+{
+	size_t cover = st->nversions;
+	*inside = false;
+	for (size_t i = 0; i < st->nversions; i++) {
+		/* a later version of the field's own release brought it (rseq's slice_ctrl and the
+		 * 33-byte feature size), wherever it lies */
+		if (st->versions[i].since == f->since)
+			return i;
+		if (cover == st->nversions && f->offset + f->size <= st->versions[i].size)
+			cover = i;
+	}
+	/* else it lies in the first version that covers it, from that version's release or
+	 * later inside its bytes (rseq's node_id and mm_cid of 6.3 in the 4.18 struct) */
+	if (cover < st->nversions)
+		*inside = f->since > st->versions[cover].since;
+	return cover;
+}
+
 const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name)
 {
 	for (size_t i = 0; i < st->nversions; i++)
@@ -642,8 +673,17 @@ static void widen(uint32_t v, uint32_t *lo, uint32_t *hi)
 
 void catalog_widen_span(const struct catalog *c, uint32_t *lo, uint32_t *hi)
 {
-	for (size_t i = 0; i < c->nsyscalls; i++)
-		widen(c->syscalls[i].since, lo, hi);
+	for (size_t i = 0; i < c->nsyscalls; i++) {
+		const struct syscall *sc = &c->syscalls[i];
+		widen(sc->since, lo, hi);
+		/* a check or a measured result dated at a release speaks for it too (landlock's ABI
+		 * 11 measured on 7.3) */
+		for (size_t k = 0; k < sc->nchecks; k++)
+			if (sc->checks[k].since)
+				widen(sc->checks[k].since, lo, hi);
+		for (size_t k = 0; k < sc->nresults; k++)
+			widen(sc->results[k].since, lo, hi);
+	}
 	for (size_t i = 0; i < c->nstructs; i++) {
 		for (size_t k = 0; k < c->structs[i].nversions; k++)
 			widen(c->structs[i].versions[k].since, lo, hi);

@@ -298,13 +298,20 @@ const struct field *cstruct_field_at(const struct cstruct *st, size_t off);
  * max in all); st may be NULL. Returns the new count. */
 size_t cstruct_flagsets(const struct cstruct *st, const struct flagset **sets, size_t n, size_t max);
 /* Widens [*lo, *hi] (start both at 0) to the kernels catalogue c has facts for: its oldest
- * and newest "since" of a syscall, struct version, field or flag. */
+ * and newest "since" of a syscall, check, result, struct version, field or flag. */
 void catalog_widen_span(const struct catalog *c, uint32_t *lo, uint32_t *hi);
 /* The newest version's size, or the struct size when it has no versions. */
 unsigned cstruct_newest_size(const struct cstruct *st);
 /* The struct size a kernel of version kv knows (its newest version then; 0 kv = newest). */
 unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv);
 const struct sversion *cstruct_find_version(const struct cstruct *st, const char *name);
+/* The last field version i of st had (dated at or before it and ending within its size), or
+ * NULL: a version may end in padding (rseq's 32 bytes of 4.18 end after flags, at 20). */
+const struct field *cstruct_version_last_field(const struct cstruct *st, size_t i);
+/* The version that brought field f: one of f's own release, else the first that covers it;
+ * *inside is set when f came later, inside that version's bytes (rseq's node_id, 6.3, in the
+ * 32 bytes of 4.18). st->nversions when no version covers it. */
+size_t cstruct_field_version(const struct cstruct *st, const struct field *f, bool *inside);
 
 /* Whether sc has a size convention its checks list runs as steps (a struct, size rules, and
  * a size the kernel reads as an argument, a field or an ioctl number). */

@@ -156,6 +156,8 @@ const char *matrix_cell_name(const struct matrix *m, size_t r, size_t c)
 		return "truncated"; /* an output call writes only what fits */
 	if (output && k == CELL_ZERO_TAIL)
 		return tail == TAIL_ZEROED ? "tail zeroed" : "tail untouched";
+	if (tail == TAIL_IGNORED && k == CELL_ZERO_TAIL)
+		return "tail ignored"; /* the future row's nonzero field is never read (rseq) */
 	if (k == CELL_OTHER) {
 		const char *n = errno_name(m->cell_errno[r * m->ncols + c]);
 		return n ? n : "error";

@@ -16,6 +16,9 @@ set and syscall, dated as the catalogue dates them:
     at or before V; a named version dated at or before V is in V's headers unless its
     "internal" key says which kernel-internal header defines it;
   - a flag defined in V's headers has the header's value; one dated after V is not there;
+  - a macro of V's headers that shares a catalogue flag set's prefix and its group (the macros
+    'xsc import' gathers together with one of the set's flags) is in the catalogue, unless
+    NOT_MEMBERS says why not: a flag the headers have and the catalogue lacks is missing;
   - a syscall's x86_64 number is V's __NR_ when V has it; one dated after V is not there.
 Prints one line per problem and a summary per version; exit 1 on any problem, 77 when no
 headers are there (the suite's skip)."""
@@ -67,8 +70,39 @@ def load_catalogue(data):
     return cat
 
 
+# Macros a flag set's prefix and group take in that are not flags of the set, with the reason.
+NOT_MEMBERS = {
+    "mount_propagation": ("MS_", "MS_* also names mount(2)'s flags; the set holds the propagation types"),
+    "at_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
+    "at_statx_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
+    "at_path_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
+    "xattr_flags": ("XATTR_", "the XATTR_*_PREFIX and _LEN macros are name prefixes, not flags"),
+    "O_ACCMODE": "a mask of the access modes, not a flag",
+    "O_NDELAY": "O_NONBLOCK's old name",
+    "SCHED_RESET_ON_FORK": "OR'ed into sched_setscheduler's policy; sched_attr says SCHED_FLAG_RESET_ON_FORK",
+    "SCHED_GETATTR_FLAG_DL_DYNAMIC": "sched_getattr's flags argument, which the catalogue does not give a flag set yet",
+}
+
+
+def missing_flags(cat, ref, V, bad):
+    """flags of V's headers in a catalogued set's group and prefix that the catalogue lacks"""
+    known = {f["name"] for fs in cat["flagsets"].values() for f in fs["flags"]}
+    known |= {v["name"] for cs in cat["structs"].values() for v in cs.get("versions", []) if v.get("name")}
+    for fs in cat["flagsets"].values():
+        prefix = fs.get("prefix")
+        if fs["name"] == "constants" or not prefix or fs["name"] in NOT_MEMBERS:
+            continue
+        mine = {f["name"] for f in fs["flags"]}
+        for group in ref["groups"]:
+            if not mine & set(group):
+                continue
+            for n in group:
+                if n.startswith(prefix) and n not in known and n not in NOT_MEMBERS and "_SIZE_VER" not in n:
+                    bad("flag %s (%#x) of the %s headers is missing from flag set %s" % (n, ref["macros"][n], V, fs["name"]))
+
+
 def load_ref(dirname):
-    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None}
+    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None, "groups": []}
     src = os.path.join(dirname, "source")
     if os.path.exists(src):  # "linux-source-6.1 6.1.192 (Debian 6.1.192-3)"
         ref["full"] = kv(open(src).read().split()[1])
@@ -83,6 +117,7 @@ def load_ref(dirname):
         for fs in d.get("flagsets", []):
             for f in fs["flags"]:
                 ref["macros"].setdefault(f["name"], num(f["value"]))
+            ref["groups"].append([f["name"] for f in fs["flags"]])
     return ref
 
 
@@ -203,6 +238,7 @@ def check(data, refdir, V):
                 bad("flag %s (%s) is %#x in the %s headers, %#x in the catalogue" % (f["name"], fs["name"], hv, V, cv))
             if later(f, vk, ref["full"]):
                 bad("flag %s (%s) is dated %s but the %s headers define it" % (f["name"], fs["name"], f["since"], V))
+    missing_flags(cat, ref, V, bad)
     for sc in cat["syscalls"].values():
         nr = sc.get("nr", {}).get("x86_64")
         fn = re.search(r"(\w+)\s*\(", sc["prototype"])
