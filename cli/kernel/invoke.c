@@ -20,9 +20,9 @@
 #include "kernel/trust.h"
 #include "kernel/vm.h"
 #include "model/value.h"
+#include "model/xlat.h"
 #include "base/banned.h"
 
-#define CLONE_VM_FLAG 0x100ULL
 #define STACK_LEN (64 * 1024)
 
 static long arch_nr(const struct syscall *sc)
@@ -98,24 +98,27 @@ static int plan_trust(struct call_plan *plan, const struct sysent *se, bool unsa
 	return 0;
 }
 
-/* clone3 with CLONE_VM and no stack: the child would run on xsc's own stack. */
-static void supply_stack(struct call_plan *plan)
+/* clone3 with CLONE_VM and no stack: the child would run on xsc's own stack. Which fields
+ * say so is the build's (systable's guard). */
+static void supply_stack(struct call_plan *plan, const struct sysguard *g)
 {
-	uint64_t flags, stack;
-	memcpy(&flags, plan->req.buf, 8);
-	memcpy(&stack, plan->req.buf + 40, 8);
-	if (!(flags & CLONE_VM_FLAG) || stack)
+	const struct sysbits *when = &g->stack_when, *stack = &g->stack, *len = &g->stack_size;
+	unsigned char *buf = plan->req.buf;
+	if (!buf || plan->req.buflen < (size_t)len->off + len->size ||
+	    !sysbits_get(when, plan->req.args, buf, plan->req.buflen) || sysbits_get(stack, plan->req.args, buf, plan->req.buflen))
 		return;
 	plan->stack_len = STACK_LEN;
 	plan->stack = mmap(NULL, STACK_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (plan->stack == MAP_FAILED)
 		die("out of memory (stack)");
-	uint64_t s = (uint64_t)(uintptr_t)plan->stack, l = STACK_LEN;
-	memcpy(plan->req.buf + 40, &s, 8);
-	memcpy(plan->req.buf + 48, &l, 8);
-	request_note_supplied(&plan->req, 40);
-	request_note_supplied(&plan->req, 48);
-	sbuf_addf(&plan->notes, "CLONE_VM without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
+	le_store(buf + stack->off, stack->size, (uint64_t)(uintptr_t)plan->stack);
+	le_store(buf + len->off, len->size, STACK_LEN);
+	request_note_supplied(&plan->req, stack->off);
+	request_note_supplied(&plan->req, len->off);
+	/* the flag by its catalogue name (CLONE_VM), as the call line shows it */
+	const struct field *f = plan->req.sc->st ? cstruct_find_field(plan->req.sc->st, when->name) : NULL;
+	xlat_flags(&plan->notes, f ? f->flagset : NULL, when->mask);
+	sbuf_addf(&plan->notes, " without a stack: xsc supplied a %u KiB stack", STACK_LEN / 1024);
 }
 
 /* The live call's memory: guarded pages (invoke_map_guarded). */
@@ -163,8 +166,8 @@ int invoke_plan(const struct catalog *cat, const struct syscall *sc, const struc
 			plan->prep_arg = i;
 	if (se && plan_trust(plan, se, flags & PLAN_UNSAFE) < 0)
 		return -1;
-	if (plan->clone3 && plan->req.buf && plan->req.buflen >= 48)
-		supply_stack(plan);
+	if (row && row->guard && row->guard->stack.name)
+		supply_stack(plan, row->guard);
 	plan->raw_addresses = trust_raw_addresses(plan);
 	return 0;
 }

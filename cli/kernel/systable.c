@@ -1,6 +1,11 @@
 #include "kernel/systable.h"
+#include <fcntl.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <linux/io_uring.h>
+#include <linux/mount.h>
+#include <linux/openat2.h>
+#include <linux/sched.h>
 #include "model/catalog.h"
 #include "base/banned.h"
 
@@ -61,16 +66,53 @@ static const uint32_t ioring_probe[] = { 8 };
 #define NAMESPACE SAFE_NAMESPACE
 #define PRIVILEGED SAFE_PRIVILEGED
 
+/* The bits in a call's bytes that change what is safe, named by the uapi headers' fields and
+ * flags (the build's, not the catalogue's):
+ * - a descriptor inside the struct, which the call uses when a flag says so: clone3's cgroup
+ *   (CLONE_INTO_CGROUP), mount_setattr's and open_tree_attr's userns_fd (MOUNT_ATTR_IDMAP),
+ *   io_uring_setup's wq_fd (IORING_SETUP_ATTACH_WQ);
+ * - openat2 writes only with an access mode or flag that writes (O_TMPFILE without its
+ *   O_DIRECTORY bit: O_DIRECTORY alone writes nothing), and opens no device with O_PATH or when
+ *   it cannot leave the directory (RESOLVE_BENEATH, RESOLVE_IN_ROOT);
+ * - open_tree_attr's attr_set/attr_clr change the mount itself (read-only, nosuid, …) unless it
+ *   is a clone (OPEN_TREE_CLONE), and a clone is harmless only in the child's own namespace;
+ * - clone3 with CLONE_VM and no stack would run the child on xsc's own stack. */
+#define OPENAT2_WRITES (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY))
+static const struct sysguard openat2_guard = {
+	.writes = SYS_FIELD(struct open_how, flags, OPENAT2_WRITES),
+	.no_open = { SYS_FIELD(struct open_how, flags, O_PATH),
+		     SYS_FIELD(struct open_how, resolve, RESOLVE_BENEATH | RESOLVE_IN_ROOT) },
+};
+static const struct sysguard clone3_guard = {
+	.fd = SYS_FIELD(struct clone_args, cgroup, 0),
+	.fd_when = SYS_FIELD(struct clone_args, flags, CLONE_INTO_CGROUP),
+	.stack_when = SYS_FIELD(struct clone_args, flags, CLONE_VM),
+	.stack = SYS_FIELD(struct clone_args, stack, 0),
+	.stack_size = SYS_FIELD(struct clone_args, stack_size, 0),
+};
+static const struct sysguard mount_setattr_guard = {
+	.fd = SYS_FIELD(struct mount_attr, userns_fd, 0),
+	.fd_when = SYS_FIELD(struct mount_attr, attr_set, MOUNT_ATTR_IDMAP),
+};
+static const struct sysguard open_tree_attr_guard = {
+	.fd = SYS_FIELD(struct mount_attr, userns_fd, 0),
+	.fd_when = SYS_FIELD(struct mount_attr, attr_set, MOUNT_ATTR_IDMAP),
+	.ns_private = SYS_ARG(2, "flags", OPEN_TREE_CLONE),
+};
+static const struct sysguard io_uring_setup_guard = {
+	.fd = SYS_FIELD(struct io_uring_params, wq_fd, 0),
+	.fd_when = SYS_FIELD(struct io_uring_params, flags, IORING_SETUP_ATTACH_WQ),
+};
+
 /* Past the number and the argument classes, a row may name the descriptor a live call's child
- * prepares (.prep) and what the run does differently (.how, enum sysent_how): the calls that
- * would fork xsc, clone3's stub, rseq's release, the calls that only read files. */
+ * prepares (.prep), what the run does differently (.how, enum sysent_how: the calls that
+ * would fork xsc, clone3's stub, rseq's release, the calls that only read files, the one that
+ * opens its path) and the bits of its bytes that change what is safe (.guard). */
 #if defined(__x86_64__) || defined(__aarch64__)
 static const struct sysent table[] = {
 	{ "bpf", SYS_bpf, PRIVILEGED, "can", CMDS(bpf_next_id), 0 },
 	{ "cachestat", SYS_cachestat, SANDBOX, "faan", NULL, 0, 0, .prep = PREP_DIR },
-	/* descriptors in the struct (uapi): CLONE_INTO_CGROUP's cgroup at offset 80, MOUNT_ATTR_IDMAP's
-	 * userns_fd at 24, IORING_SETUP_ATTACH_WQ's wq_fd at 24 (its flags at 8) */
-	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, 80, 0, 0x200000000ULL, .how = SH_CLONE3 },
+	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, .how = SH_CLONE3, .guard = &clone3_guard },
 	{ "clone", SYS_clone, SANDBOX, "naaan", NULL, 0, 0, .how = SH_FORKS },
 #ifdef SYS_fork
 	{ "fork", SYS_fork, SANDBOX, "", NULL, 0, 0, .how = SH_FORKS },
@@ -79,7 +121,7 @@ static const struct sysent table[] = {
 #endif
 	{ "file_getattr", SYS_file_getattr, SANDBOX, "fpann", NULL, 0, 0, .how = SH_READS_FILES },
 	{ "file_setattr", SYS_file_setattr, SANDBOX, "fpann", NULL, 0, 0 },
-	{ "io_uring_setup", SYS_io_uring_setup, PURE, "na", NULL, 0, 0, 24, 8, 0x20 }, /* IORING_SETUP_ATTACH_WQ: wq_fd */
+	{ "io_uring_setup", SYS_io_uring_setup, PURE, "na", NULL, 0, 0, .guard = &io_uring_setup_guard },
 	{ "IORING_REGISTER_QUERY", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_query), 0 },
 	{ "IORING_REGISTER_PROBE", SYS_io_uring_register, PURE, "fcan", CMDS(ioring_probe), 0, .prep = PREP_IOURING },
 	{ "landlock_create_ruleset", SYS_landlock_create_ruleset, PURE, "ann", NULL, 0, 0 },
@@ -88,9 +130,9 @@ static const struct sysent table[] = {
 	{ "lsm_get_self_attr", SYS_lsm_get_self_attr, PURE, "nann", NULL, 0, 0 },
 	{ "lsm_set_self_attr", SYS_lsm_set_self_attr, PRIVILEGED, "nann", NULL, 0, 0 },
 	{ "lsm_list_modules", SYS_lsm_list_modules, PURE, "ann", NULL, 0, 0 },
-	{ "mount_setattr", SYS_mount_setattr, NAMESPACE, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
-	{ "open_tree_attr", SYS_open_tree_attr, NAMESPACE, "fpnan", NULL, 0, 0, 24, 0, 0x00100000 },
-	{ "openat2", SYS_openat2, SANDBOX, "fpan", NULL, 0, 0 },
+	{ "mount_setattr", SYS_mount_setattr, NAMESPACE, "fpnan", NULL, 0, 0, .guard = &mount_setattr_guard },
+	{ "open_tree_attr", SYS_open_tree_attr, NAMESPACE, "fpnan", NULL, 0, 0, .guard = &open_tree_attr_guard },
+	{ "openat2", SYS_openat2, SANDBOX, "fpan", NULL, 0, 0, .how = SH_OPENS_PATH, .guard = &openat2_guard },
 	/* pid -1 with a cpu counts every process there; the kernel refuses sigtrap without a
 	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */
 	{ "perf_event_open", SYS_perf_event_open, PURE, "aInfn", NULL, 0, 0 },
@@ -145,6 +187,29 @@ char systable_class(int role)
 		[AR_PID] = 'i', [AR_INT] = 'n', [AR_PTR] = 'a', [AR_CMD] = 'c',
 	};
 	return role >= 0 && (size_t)role < sizeof(classes) ? classes[role] : '?';
+}
+
+uint64_t sysbits_get(const struct sysbits *b, const uint64_t *args, const unsigned char *buf, size_t buflen)
+{
+	uint64_t v;
+	if (!b->name)
+		return 0;
+	if (b->arg >= 0)
+		v = args[b->arg];
+	else if (buf && (size_t)b->off + b->size <= buflen)
+		v = le_load(buf + b->off, b->size);
+	else
+		return 0;
+	return b->mask ? v & b->mask : v;
+}
+
+void sysguard_each(const struct sysguard *g, void (*fn)(const struct sysbits *b, void *ctx), void *ctx)
+{
+	const struct sysbits *all[] = { &g->fd, &g->fd_when, &g->writes, &g->ns_private, &g->no_open[0],
+					&g->no_open[1], &g->stack_when, &g->stack, &g->stack_size };
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i]->name)
+			fn(all[i], ctx);
 }
 
 uint32_t systable_ioctl_bits(uint64_t request)

@@ -34,6 +34,37 @@ static int check_classes(const struct syscall *sc, const struct sysent *se)
 	return 0;
 }
 
+struct guard_check {
+	const struct syscall *sc;
+	int bad;
+};
+
+/* A field or argument the build judges by must be the one the catalogue shows under that name. */
+static void check_named(const struct sysbits *b, void *ctx)
+{
+	struct guard_check *gc = ctx;
+	const struct syscall *sc = gc->sc;
+	if (gc->bad)
+		return;
+	if (b->arg >= 0) {
+		if ((size_t)b->arg >= sc->nargs || strcmp(sc->args[b->arg].name, b->name))
+			gc->bad = err("refusing: the catalogue does not call argument %d of %s '%s', as this build does", b->arg + 1,
+				      sc->name, b->name);
+		return;
+	}
+	const struct field *f = sc->st ? cstruct_find_field(sc->st, b->name) : NULL;
+	if (!f || f->offset != b->off || f->size != b->size)
+		gc->bad = err("refusing: this build's uapi header puts field '%s' of %s at offset %u (%u bytes), the catalogue does not",
+			      b->name, sc->name, b->off, b->size);
+}
+
+static int check_guard(const struct syscall *sc, const struct sysguard *g)
+{
+	struct guard_check gc = { sc, 0 };
+	sysguard_each(g, check_named, &gc);
+	return gc.bad;
+}
+
 int trust_interface(const struct syscall *sc, const struct sysent **se)
 {
 	*se = systable_find(sc->name);
@@ -57,7 +88,9 @@ int trust_interface(const struct syscall *sc, const struct sysent **se)
 	if (sc->safety != (*se)->safety)
 		return err("refusing: the catalogue calls %s safety '%s', but it is '%s'; a catalogue cannot take a call out of its confinement",
 			   sc->name, safety_name(sc->safety), safety_name((*se)->safety));
-	return check_classes(sc, *se);
+	if (check_classes(sc, *se) < 0)
+		return -1;
+	return (*se)->guard ? check_guard(sc, (*se)->guard) : 0;
 }
 
 /* A path escapes the sandbox when it is absolute or climbs with "..". */
@@ -75,24 +108,26 @@ static bool escapes(const char *path)
 	return false;
 }
 
+/* Whether b is set in the bytes the kernel will read: the buffer, or the override that
+ * replaced it. */
+static bool plan_bits(const struct call_plan *plan, const struct sysbits *b)
+{
+	return sysbits_get(b, plan->req.args, plan->req.buf, plan->req.buflen) != 0;
+}
+
 /* Does this call, with these arguments, write to the file system? The names are the
- * build's (trust_interface bound each to its number). openat2 is read in the bytes the
- * kernel will read: the buffer, or the override that replaced it. */
+ * build's (trust_interface bound each to its number), and so are the bits it reads
+ * (systable's guard). */
 bool trust_writes_files(const struct call_plan *plan)
 {
 	const struct sysent *se = systable_find(plan->req.sc->name);
+	const struct sysguard *g = se ? se->guard : NULL;
 	if (se && (se->how & SH_READS_FILES))
 		return false;
-	/* attr_set/attr_clr change the mount itself (read-only, nosuid, …) unless it is a clone
-	 * (OPEN_TREE_CLONE, flags bit 1), and a clone is harmless only inside the child's own
-	 * mount namespace */
-	if (!strcmp(plan->req.sc->name, "open_tree_attr"))
-		return !(plan->ns && (plan->req.args[2] & 1));
-	if (!strcmp(plan->req.sc->name, "openat2") && plan->req.buf) {
-		uint64_t flags;
-		memcpy(&flags, plan->req.buf, 8);
-		return flags & (01 | 02 | 0100 | 01000 | 02000 | 020000000); /* WRONLY RDWR CREAT TRUNC APPEND TMPFILE */
-	}
+	if (g && g->ns_private.name)
+		return !(plan->ns && plan_bits(plan, &g->ns_private));
+	if (g && g->writes.name && plan->req.buf)
+		return plan_bits(plan, &g->writes);
 	return true;
 }
 
@@ -217,16 +252,13 @@ static bool quiet_device(const struct stat *st)
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9);
 }
 
-static const char *open_hazard(const struct call_plan *plan, const char *path)
+static const char *open_hazard(const struct call_plan *plan, const struct sysent *se, const char *path)
 {
-	uint64_t flags = 0, resolve = 0;
-	if (strcmp(plan->req.sc->name, "openat2") || !plan->req.buf)
+	if (!(se->how & SH_OPENS_PATH) || !plan->req.buf)
 		return NULL;
-	memcpy(&flags, plan->req.buf, 8);
-	if (plan->req.buflen >= 24)
-		memcpy(&resolve, plan->req.buf + 16, 8);
-	if ((flags & 010000000) || (resolve & (0x08 | 0x10))) /* O_PATH; RESOLVE_BENEATH, RESOLVE_IN_ROOT */
-		return NULL;
+	for (size_t i = 0; se->guard && i < ARRAY_SIZE(se->guard->no_open); i++)
+		if (plan_bits(plan, &se->guard->no_open[i]))
+			return NULL;
 	if (path[0] != '/')
 		return "climbs out of the sandbox, where xsc cannot see what it opens (give it as an absolute path)";
 	const char *why = swappable(path);
@@ -320,7 +352,7 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 				  plan->req.strings[i], plan->req.sc->name);
 			return 1;
 		}
-		if ((hazard = open_hazard(plan, plan->req.strings[i]))) {
+		if ((hazard = open_hazard(plan, se, plan->req.strings[i]))) {
 			sbuf_addf(why, "argument '%s' = '%s' %s\n", name, plan->req.strings[i], hazard);
 			return 1;
 		}
@@ -333,20 +365,17 @@ static size_t trust_arg(const struct call_plan *plan, const struct sysent *se, i
 /* A descriptor inside the buffer is an argument like the others. */
 static size_t trust_buffer_fd(const struct call_plan *plan, const struct sysent *se, struct sbuf *why)
 {
-	uint64_t flags, fd;
-	if (!se->fd_flag || plan->req.buf_arg < 0 || plan->req.buflen < se->fd_off + 8)
-		return 0;
-	memcpy(&flags, plan->req.buf + se->flags_off, 8);
-	memcpy(&fd, plan->req.buf + se->fd_off, 8);
-	if (!(flags & se->fd_flag))
+	const struct sysguard *g = se->guard;
+	if (!g || !g->fd.name || plan->req.buf_arg < 0 || plan->req.buflen < (size_t)g->fd.off + g->fd.size ||
+	    !plan_bits(plan, &g->fd_when))
 		return 0;
 	/* a size that stops before the field: the kernel zero-fills it and never uses the
 	 * descriptor (clone3 at 80 bytes refuses CLONE_INTO_CGROUP with EINVAL instead) */
-	if (plan->req.sc->size_where == SW_ARG && plan->req.size < se->fd_off + 8)
+	if (plan->req.sc->size_where == SW_ARG && plan->req.size < (uint64_t)g->fd.off + g->fd.size)
 		return 0;
-	const struct field *f = plan->req.sc->st ? cstruct_field_at(plan->req.sc->st, se->fd_off) : NULL;
+	uint64_t fd = sysbits_get(&g->fd, plan->req.args, plan->req.buf, plan->req.buflen);
 	sbuf_addf(why, "field '%s' = %d is a descriptor xsc did not prepare; a sandboxed call may only use its own descriptors\n",
-		  f ? f->name : "?", (int32_t)fd);
+		  g->fd.name, (int32_t)fd);
 	return 1;
 }
 

@@ -77,6 +77,26 @@ static void test_catalogue_cannot_renumber(void)
 	args[0].role = AR_INT;
 	copy.args = args;
 	ok(trust_interface(&copy, &se) == -1, "openat2 with dirfd made an int is refused");
+	/* the fields the build judges by (systable's guard) are the catalogue's of that name */
+	const struct syscall *clone3 = catalog_find_syscall(cat, "clone3");
+	struct cstruct st = *clone3->st;
+	struct field fields[16];
+	ok(st.nfields <= 16, "clone_args fits the test's copy");
+	memcpy(fields, st.fields, sizeof(*fields) * st.nfields);
+	for (size_t i = 0; i < st.nfields; i++)
+		if (!strcmp(fields[i].name, "cgroup"))
+			fields[i].name = "cgroup_fd";
+	st.fields = fields;
+	copy = *clone3;
+	copy.st = &st;
+	ok(trust_interface(&copy, &se) == -1, "clone3 whose cgroup field is renamed is refused");
+	const struct syscall *ota = catalog_find_syscall(cat, "open_tree_attr");
+	copy = *ota;
+	struct sarg oargs[5];
+	memcpy(oargs, ota->args, sizeof(oargs));
+	oargs[2].name = "attr_flags";
+	copy.args = oargs;
+	ok(trust_interface(&copy, &se) == -1, "open_tree_attr whose flags argument is renamed is refused");
 }
 
 /* cl_args="..." with cgroup 5 at offset 80, and CLONE_INTO_CGROUP (bit 33) or not */
