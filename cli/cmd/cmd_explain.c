@@ -11,6 +11,31 @@
 #include "sim/sim.h"
 #include "base/banned.h"
 
+/* The plan the explanation reads: the line's call, as made outside the sandbox. */
+static void plan_of_line(struct call_plan *plan, const struct strace_line *l, const struct outcome *o)
+{
+	const struct syscall *sc = l->sc;
+	memset(plan, 0, sizeof(*plan));
+	sbuf_init(&plan->notes);
+	plan->req.sc = sc;
+	plan->req.buf = l->b->data;
+	plan->req.buflen = l->b->len;
+	plan->req.size = o->size;
+	plan->req.buf_arg = l->struct_null ? -1 : l->buf_arg; /* NULL: not a struct of zeros */
+	plan->req.extra_arg = -1;
+	plan->req.nargs = (int)sc->nargs;
+	plan->req.foreign = true;
+	memcpy(plan->req.args, o->args, sizeof(plan->req.args));
+	for (size_t i = 0; i < 6 && i < sc->nargs; i++) {
+		/* the line's strings for the path checks; its descriptors are the numbers it shows */
+		plan->req.strings[i] = l->strings[i];
+		if (l->strings[i])
+			plan->req.args[i] = (uint64_t)(uintptr_t)l->strings[i];
+		if (sc->args[i].role == AR_FD)
+			plan->req.overridden |= 1u << i;
+	}
+}
+
 int cmd_explain(struct session *s, int argc, char **argv)
 {
 	uint32_t here = 0;
@@ -35,7 +60,6 @@ int cmd_explain(struct session *s, int argc, char **argv)
 		goto out;
 	const struct syscall *sc = l.sc;
 	struct structbuf *b = l.b;
-	int buf_arg = l.buf_arg;
 	o.size = l.size;
 	memcpy(o.args, l.args, sizeof(o.args));
 	o.stage = l.answered ? OS_CALLED : OS_NOT_RUN;
@@ -68,25 +92,7 @@ int cmd_explain(struct session *s, int argc, char **argv)
 	sbuf_release(&decoded);
 	if (o.stage == OS_CALLED) {
 		struct call_plan plan;
-		memset(&plan, 0, sizeof(plan));
-		sbuf_init(&plan.notes);
-		plan.req.sc = sc;
-		plan.req.buf = b->data;
-		plan.req.buflen = b->len;
-		plan.req.size = o.size;
-		plan.req.buf_arg = l.struct_null ? -1 : buf_arg; /* NULL: not a struct of zeros */
-		plan.req.extra_arg = -1;
-		plan.req.nargs = (int)sc->nargs;
-		plan.req.foreign = true;
-		memcpy(plan.req.args, o.args, sizeof(plan.req.args));
-		for (size_t i = 0; i < 6 && i < sc->nargs; i++) {
-			/* the line's strings for the path checks; its descriptors are the numbers it shows */
-			plan.req.strings[i] = l.strings[i];
-			if (l.strings[i])
-				plan.req.args[i] = (uint64_t)(uintptr_t)l.strings[i];
-			if (sc->args[i].role == AR_FD)
-				plan.req.overridden |= 1u << i;
-		}
+		plan_of_line(&plan, &l, &o);
 		struct explanation ex;
 		explanation_init(&ex);
 		/* the simulator's check walk on the same call at that kernel names the check */

@@ -94,6 +94,23 @@ static int parse_number(struct parser *P)
 	return emit(P, XO_CONST, 0, v);
 }
 
+/* The name at the parser's place: its start in *start, its length (0: none). */
+static size_t scan_name(struct parser *P, size_t *start)
+{
+	*start = P->p;
+	while (is_ident(P->text[P->p], P->p == *start))
+		P->p++;
+	return P->p - *start;
+}
+
+/* Past a function's '(' and blanks, the name its argument opens with. */
+static size_t open_call(struct parser *P, size_t *start)
+{
+	P->p++; /* ( */
+	skip_blank(P);
+	return scan_name(P, start);
+}
+
 static bool name_is(const char *name, const char *s, size_t len)
 {
 	return strlen(name) == len && !memcmp(name, s, len);
@@ -180,12 +197,7 @@ static int parse_nonzero_call(struct parser *P, size_t at)
 {
 	if (!P->sc->st)
 		return fail_at(P, at, "nonzero() reads the struct, and there is none here");
-	P->p++; /* ( */
-	skip_blank(P);
-	size_t s = P->p;
-	while (is_ident(P->text[P->p], P->p == s))
-		P->p++;
-	size_t len = P->p - s;
+	size_t s, len = open_call(P, &s);
 	size_t after = P->p;
 	skip_blank(P);
 	if (len && P->text[P->p] == ')' && find_field(P->sc->st, P->text + s, len) >= 0)
@@ -215,22 +227,12 @@ static int parse_nonzero_call(struct parser *P, size_t at)
 static int parse_unknown_call(struct parser *P, size_t at)
 {
 	const struct expr_scope *S = P->sc;
-	P->p++; /* ( */
-	skip_blank(P);
-	size_t s = P->p;
-	while (is_ident(P->text[P->p], P->p == s))
-		P->p++;
-	size_t len = P->p - s;
+	size_t s, len = open_call(P, &s);
 	skip_blank(P);
 	bool qualified = (name_is("arg", P->text + s, len) || name_is("field", P->text + s, len)) && P->text[P->p] == '(';
 	bool want_arg = qualified && P->text[s] == 'a';
 	if (qualified) {
-		P->p++;
-		skip_blank(P);
-		s = P->p;
-		while (is_ident(P->text[P->p], P->p == s))
-			P->p++;
-		len = P->p - s;
+		len = open_call(P, &s);
 		skip_blank(P);
 		if (P->text[P->p] != ')')
 			return fail_at(P, P->p, "')' expected to close the %s( inside unknown(", want_arg ? "arg" : "field");
@@ -265,12 +267,7 @@ static int emit_field(struct parser *P, int i, size_t at)
  * flags field and the lsm calls' flags argument). */
 static int parse_qualified(struct parser *P, bool is_arg, size_t at)
 {
-	P->p++; /* ( */
-	skip_blank(P);
-	size_t s = P->p;
-	while (is_ident(P->text[P->p], P->p == s))
-		P->p++;
-	size_t len = P->p - s;
+	size_t s, len = open_call(P, &s);
 	int i = is_arg ? find_arg(P->sc->sc, P->text + s, len) : find_field(P->sc->st, P->text + s, len);
 	if (i < 0)
 		return fail_at(P, s, is_arg ? "arg() takes an argument of this call" : "field() takes a field of this call's struct");
@@ -285,10 +282,7 @@ static int parse_qualified(struct parser *P, bool is_arg, size_t at)
 static int parse_name(struct parser *P)
 {
 	const struct expr_scope *S = P->sc;
-	size_t s = P->p;
-	while (is_ident(P->text[P->p], P->p == s))
-		P->p++;
-	size_t len = P->p - s;
+	size_t s, len = scan_name(P, &s);
 	char name[64];
 	if (len >= sizeof(name))
 		return fail_at(P, s, "a name longer than %zu bytes", sizeof(name) - 1);
@@ -334,10 +328,13 @@ static int parse_unary(struct parser *P)
 	} else if (c == '(') {
 		P->p++;
 		rc = parse_binary(P, 0);
-		skip_blank(P);
-		if (rc == 0 && P->text[P->p] != ')')
-			rc = fail_at(P, P->p, "')' expected to close the '(' at byte %zu of the expression", at + 1);
-		P->p++;
+		if (rc == 0) { /* after a fault the place may be the text's end: never step past it */
+			skip_blank(P);
+			if (P->text[P->p] != ')')
+				rc = fail_at(P, P->p, "')' expected to close the '(' at byte %zu of the expression", at + 1);
+			else
+				P->p++;
+		}
 	} else if (c >= '0' && c <= '9') {
 		rc = parse_number(P);
 	} else if (is_ident(c, true)) {

@@ -271,6 +271,16 @@ static void test_hostile(void)
 	error_of(deep.buf, &e);
 	ok(strstr(e.buf, "more than 32") != NULL, "so is the stack: %s", e.buf);
 	sbuf_reset(&deep);
+	/* too deep with fewer closing parentheses left than open ones: the unwinding must not
+	 * step past the text's end (it read past the NUL, one byte a level) */
+	for (int i = 0; i < 40; i++)
+		sbuf_adds(&deep, "1+(");
+	sbuf_adds(&deep, "))");
+	char *exact = xstrdup(deep.buf);
+	error_of(exact, &e);
+	free(exact);
+	ok(strstr(e.buf, "nested more than 32 deep") != NULL, "nesting refused within the text: %s", e.buf);
+	sbuf_reset(&deep);
 	for (int i = 0; i < 70; i++)
 		sbuf_addch(&deep, 'a');
 	error_of(deep.buf, &e);
