@@ -52,11 +52,11 @@ void session_stop_guests(struct session *s)
 	}
 }
 
-struct vm_guest *session_guest(struct session *s)
+struct vm_guest *session_guest(struct session *s, const char *version)
 {
 	size_t i, free_slot = ARRAY_SIZE(s->guests);
 	for (i = 0; i < ARRAY_SIZE(s->guests); i++) {
-		if (s->guests[i] && !strcmp(s->guest_version[i], s->vm_version)) {
+		if (s->guests[i] && !strcmp(s->guest_version[i], version)) {
 			if (vm_alive(s->guests[i]))
 				return s->guests[i];
 			vm_stop(s->guests[i]); /* it powered off after its idle timeout: boot again */
@@ -74,11 +74,11 @@ struct vm_guest *session_guest(struct session *s)
 		return NULL;
 	}
 	int r = kimages_load(cat->dir, &ks);
-	struct kimage *k = r ? NULL : kimages_find(&ks, s->vm_version);
+	struct kimage *k = r ? NULL : kimages_find(&ks, version);
 	if (!r && !k)
-		err("target vm: xsc knows no kernel '%s' ('kernels' lists them)", s->vm_version);
+		err("target vm: xsc knows no kernel '%s' ('kernels' lists them)", version);
 	if (k && vm_start(k, &s->guests[free_slot]) == 0)
-		snprintf(s->guest_version[free_slot], sizeof(s->guest_version[free_slot]), "%s", s->vm_version);
+		snprintf(s->guest_version[free_slot], sizeof(s->guest_version[free_slot]), "%s", k->version);
 	kimages_release(&ks);
 	return s->guests[free_slot];
 }

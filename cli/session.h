@@ -56,9 +56,9 @@ const struct catalog *session_catalog(struct session *s);
 struct structbuf *session_find_buffer(struct session *s, const char *name);
 /* Adds (or replaces, by name) a buffer and makes it current. Takes ownership. */
 void session_add_buffer(struct session *s, struct structbuf *sb);
-/* The running guest of s->vm_version, started now if it is not running (booting takes a few
- * seconds); NULL (reported) when it cannot start. */
-struct vm_guest *session_guest(struct session *s);
+/* The running guest of a kernel version ('target vm', 'probe --kernel'), started now if it
+ * is not running (booting takes a few seconds); NULL (reported) when it cannot start. */
+struct vm_guest *session_guest(struct session *s, const char *version);
 /* Stops every guest (no qemu outlives the session). */
 void session_stop_guests(struct session *s);
 /* Parses a kernel version for WHAT ("target sim") that the catalogue or this session's

@@ -1,6 +1,6 @@
 /* libFuzzer target: the 'target vm' wire (kernel/vmwire.h) as either end reads it, and the
  * agent's plan made of a call (kernel/vmagent.h; nothing runs). The first byte picks what the
- * rest is: a frame header, a call, a result or a greeting. A call that decodes must encode
+ * rest is: a frame header, a call, a result, a greeting or a probe's catalogue files. A call that decodes must encode
  * back to the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,9 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = size - 1;
 	struct vw_result r;
 	struct vw_hello h;
+	struct vw_files f;
 	enum vw_type t;
 	uint32_t len;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		if (n >= VW_HEADER && vw_header(p, &t, &len) == 0 && len > VW_MAX)
 			abort();
@@ -50,9 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (vw_decode_result(p, n, &r) == 0)
 			vw_result_release(&r);
 		break;
-	default:
+	case 3:
 		if (vw_decode_hello(p, n, &h) == 0)
 			vw_hello_release(&h);
+		break;
+	default:
+		if (vw_decode_files(p, n, &f) == 0)
+			vw_files_release(&f);
 		break;
 	}
 	return 0;

@@ -17,9 +17,12 @@
 #include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
+#include "kernel/features.h"
+#include "kernel/probe.h"
 #include "kernel/sandbox.h"
 #include "kernel/vmagent.h"
 #include "kernel/vmwire.h"
+#include "model/dataload.h"
 #include "base/banned.h"
 
 static void NORETURN power_off(void)
@@ -41,6 +44,7 @@ static void mount_all(void)
 		mount(m[i].src, m[i].dir, m[i].type, 0, NULL);
 	}
 	setenv("TMPDIR", "/tmp", 1);
+	setenv("XSC_NO_CACHE", "1", 1); /* a probe's catalogue is parsed, never cached */
 	setenv("PATH", "/", 1);
 }
 
@@ -220,6 +224,36 @@ static void serve(int fd, const unsigned char *payload, uint32_t len)
 	vm_agent_release(&a);
 }
 
+/* 'probe --kernel': the catalogue xsc sent, written to a scratch directory and loaded, then
+ * the prober over all of it; the answers go back as text (empty when it could not run). */
+static void probe(int fd, const unsigned char *payload, uint32_t len)
+{
+	struct vw_files f;
+	struct sbuf out = SBUF_INIT;
+	char dir[] = "/tmp/catalogue.XXXXXX";
+	if (vw_decode_files(payload, len, &f) == 0 && mkdtemp(dir)) {
+		for (uint32_t i = 0; i < f.n; i++) {
+			struct sbuf p = SBUF_INIT;
+			sbuf_addf(&p, "%s/%s", dir, f.name[i]);
+			write_file_scratch(p.buf, f.data[i].p, f.data[i].len);
+			sbuf_release(&p);
+		}
+		struct catalog *cat = catalog_load(dir);
+		struct probe_run run;
+		if (cat && probe_run(cat, NULL, 0, 2000, &run) == 0) {
+			char *text = features_answers_text(&run);
+			sbuf_adds(&out, text);
+			free(text);
+			probe_run_release(&run);
+		}
+		catalog_free(cat);
+		remove_tree(dir);
+		vw_files_release(&f);
+	}
+	send_frame(fd, VW_PROBED, &out);
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	mount_all();
@@ -235,9 +269,12 @@ int main(void)
 		/* idle, xsc's QUIT, a broken line or a stray byte: nothing to resync on */
 		if (next_frame(fd, idle, &type, &p, &len) < 0)
 			power_off();
-		if (type != VW_CALL)
+		if (type == VW_CALL)
+			serve(fd, p, len);
+		else if (type == VW_PROBE)
+			probe(fd, p, len);
+		else
 			power_off();
-		serve(fd, p, len);
 		free(p);
 	}
 }

@@ -232,7 +232,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		sim_call(s->cat, &plan.req, &so, &o, &ex.text);
 		sbuf_addf(&target, "sim %s%s", kver_str(s->sim_kv, kv), s->check_fields ? " --check-fields" : "");
 	} else {
-		if (s->vm_version && !(plan.guest = session_guest(s))) {
+		if (s->vm_version && !(plan.guest = session_guest(s, s->vm_version))) {
 			invoke_plan_release(&plan);
 			explanation_release(&ex);
 			return -1;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cmd/commands.h"
 #include "kernel/features.h"
+#include "kernel/vm.h"
 #include "kernel/probe.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -218,6 +219,7 @@ static void print_report(struct out *o, const struct probe_report *r)
 /* Options shared by probe and features: --no-cache, --format=… */
 struct probe_opts {
 	bool no_cache;
+	const char *kernel;     /* --kernel VERSION: the prober in a guest of that version */
 	const char *format;
 	const char **names;
 	size_t n;
@@ -230,6 +232,8 @@ static int parse_opts(int argc, char **argv, struct probe_opts *po, bool formats
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--no-cache"))
 			po->no_cache = true;
+		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
+			po->kernel = argv[++i];
 		else if (formats && !strncmp(argv[i], "--format=", 9))
 			po->format = argv[i] + 9;
 		else if (argv[i][0] == '-')
@@ -242,6 +246,24 @@ static int parse_opts(int argc, char **argv, struct probe_opts *po, bool formats
 	return 0;
 }
 
+/* The answers: the running kernel's (cached per boot), or with --kernel a guest's, probed
+ * each time (a guest's boot is its own). */
+static int get_answers(struct session *s, const struct probe_opts *po, struct probe_run *run)
+{
+	if (!po->kernel)
+		return features_probe(s->cat, po->names, po->n, po->no_cache, s->timeout_ms, run);
+	for (size_t i = 0; i < po->n; i++) {
+		const struct syscall *sc = catalog_find_syscall(s->cat, po->names[i]);
+		const char *why;
+		if (!sc)
+			return err("probe: no syscall named '%s'", po->names[i]);
+		if (!probe_supported(sc, &why))
+			return err("probe: cannot probe %s: %s", po->names[i], why);
+	}
+	struct vm_guest *g = session_guest(s, po->kernel);
+	return g ? vm_probe(g, s->cat, po->names, po->n, run) : -1;
+}
+
 int cmd_probe(struct session *s, int argc, char **argv)
 {
 	struct probe_opts po;
@@ -249,7 +271,7 @@ int cmd_probe(struct session *s, int argc, char **argv)
 	int r = parse_opts(argc, argv, &po, true);
 	if (r)
 		goto out;
-	if ((r = features_probe(s->cat, po.names, po.n, po.no_cache, s->timeout_ms, &run)) < 0)
+	if ((r = get_answers(s, &po, &run)) < 0)
 		goto out;
 	struct out *o = &s->out;
 	if (po.format && !strcmp(po.format, "c") && !o->json) {
@@ -259,7 +281,8 @@ int cmd_probe(struct session *s, int argc, char **argv)
 	} else {
 		out_obj(o, NULL);
 		out_str(o, "kernel", run.kernel);
-		out_text(o, "Linux %s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)%s\n", run.kernel,
+		out_text(o, "%s%s: %zu syscalls probed with %u calls in %llu us (one sandboxed child)%s\n",
+			 po.kernel ? "" : "Linux ", run.kernel,
 			 run.nreports, run.calls, (unsigned long long)run.us,
 			 run.cached ? "; answered from this boot's cache (--no-cache probes again and refreshes it)" : "");
 		out_bool(o, "cached", run.cached);
@@ -284,7 +307,7 @@ int cmd_features(struct session *s, int argc, char **argv)
 	int r = parse_opts(argc, argv, &po, false);
 	if (r)
 		goto out;
-	if ((r = features_probe(s->cat, po.names, po.n, po.no_cache, s->timeout_ms, &run)) < 0)
+	if ((r = get_answers(s, &po, &run)) < 0)
 		goto out;
 	struct out *o = &s->out;
 	out_arr(o, NULL);
@@ -294,7 +317,8 @@ int cmd_features(struct session *s, int argc, char **argv)
 		out_str(o, "name", rep->sc->name);
 		out_arr(o, "features");
 		if (po.n) {
-			out_text(o, "%s%s%s (Linux %s)\n", out_color(o, OC_BOLD), rep->sc->name, out_color(o, OC_RESET), run.kernel);
+			out_text(o, "%s%s%s (%s%s)\n", out_color(o, OC_BOLD), rep->sc->name, out_color(o, OC_RESET),
+				 po.kernel ? "" : "Linux ", run.kernel);
 			for (size_t b = 0; b < rep->nbits; b++) {
 				bool known, yes = probe_feature(rep, b, &known);
 				out_text(o, "  %3zu  %s%-3s%s  %s\n", b, out_color(o, yes ? OC_GREEN : known ? OC_RED : OC_YELLOW),

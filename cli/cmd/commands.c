@@ -104,7 +104,7 @@ const struct command commands[] = {
 	  "the answer for this kernel (or the version --kernel names, one the catalogue knows),\n"
 	  "without calling anything.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
-	{ "probe", cmd_probe, "[SYSCALL...] [--no-cache] [--format=c|bitmap] [--json]",
+	{ "probe", cmd_probe, "[SYSCALL...] [--kernel VERSION] [--no-cache] [--format=c|bitmap] [--json]",
 	  "what the running kernel supports: sizes, flags, queries, bitmaps",
 	  "For each syscall (all by default): whether it exists (ENOSYS; EPERM as from a seccomp\n"
 	  "filter is 'inconclusive: filtered'), its struct size found three ways that must agree\n"
@@ -117,12 +117,14 @@ const struct command commands[] = {
 	  "cached in $XDG_CACHE_HOME/xsc for this boot and these privileges (uid, capabilities,\n"
 	  "seccomp, no_new_privs), and used only while the cache is yours alone; --no-cache\n"
 	  "probes again and refreshes the cache. Formats: --format=c writes a header of\n"
-	  "#defines, --format=bitmap the words sys_features() would return.",
+	  "#defines, --format=bitmap the words sys_features() would return. --kernel 6.1 runs\n"
+	  "the prober in a real kernel of that version instead ('target vm'; not cached).",
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
-	{ "features", cmd_features, "[SYSCALL...] [--no-cache] [--json]", "the feature bitmaps as a grid",
+	{ "features", cmd_features, "[SYSCALL...] [--kernel VERSION] [--no-cache] [--json]", "the feature bitmaps as a grid",
 	  "One row per syscall, one column per feature bit ('+' supported, '.' not, '?'\n"
 	  "inconclusive); with SYSCALL, one line per bit with its name. Bits are the catalogue's\n"
-	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.",
+	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.\n"
+	  "--kernel 6.1 shows a real kernel's, probed in a guest ('target vm').",
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "kernels", cmd_kernels, "[fetch [VERSION...]] [--json]", "the real kernels 'target vm' boots, and fetching them",
 	  "Lists the real kernels xsc knows (data/kernels/debian.json: Debian's cloud kernel\n"

@@ -162,15 +162,13 @@ static bool report_fits(const struct probe_report *r)
 
 /* Reads a cached run; returns 0, or -1 when there is none, it is not the user's own (with a
  * warning), it is for another key, or it holds what no probe answers (silently: probe again). */
-static int load_answers(const struct catalog *cat, const char *path, const char *key, struct probe_run *run)
+static int load_answers(const struct catalog *cat, const char *path, const char *key, struct probe_run *run);
+static int select_reports(struct probe_run *run, const char *const *names, size_t n);
+
+static int parse_answers(const struct catalog *cat, const char *text, size_t len, const char *key, struct probe_run *run)
 {
 	json_error_t je;
-	char *text;
-	size_t len;
-	if (safe_cache_read(path, 16 << 20, &text, &len) < 0)
-		return -1;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	free(text);
 	const char *k = root ? json_string_value(json_object_get(root, "key")) : NULL;
 	json_t *arr = root ? json_object_get(root, "syscalls") : NULL;
 	if (!k || strcmp(k, key) || !json_is_array(arr)) {
@@ -239,6 +237,37 @@ bad:
 	free(run->reports[run->nreports].flags); /* the report being read, not yet counted */
 	probe_run_release(run);
 	return -1;
+}
+
+static int load_answers(const struct catalog *cat, const char *path, const char *key, struct probe_run *run)
+{
+	char *text;
+	size_t len;
+	if (safe_cache_read(path, 16 << 20, &text, &len) < 0)
+		return -1;
+	int r = parse_answers(cat, text, len, key, run);
+	free(text);
+	return r;
+}
+
+#define GUEST_KEY "a probe run in a guest"
+
+char *features_answers_text(const struct probe_run *run)
+{
+	json_t *root = answers_json(run, GUEST_KEY);
+	char *text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	if (!text)
+		die("out of memory (probe answers)");
+	return text;
+}
+
+int features_answers_parse(const struct catalog *cat, const char *text, size_t len, const char *const *names, size_t n,
+			   struct probe_run *run)
+{
+	if (parse_answers(cat, text, len, GUEST_KEY, run) < 0)
+		return err("probe: the guest's answers do not fit the catalogue");
+	return n ? select_reports(run, names, n) : 0;
 }
 
 static void save_answers(const struct probe_run *run, const char *path, const char *key)

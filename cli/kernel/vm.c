@@ -1,4 +1,5 @@
 #include "kernel/vm.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include "base/proc.h"
 #include "base/sig.h"
 #include "base/util.h"
+#include "kernel/features.h"
 #include "kernel/invoke.h"
 #include "kernel/kimage.h"
 #include "kernel/vmwire.h"
@@ -29,7 +31,7 @@
 struct vm_guest {
 	pid_t pid;
 	int to, from;          /* qemu's standard input and output: the guest's first serial port */
-	char *dir;             /* scratch: the vmlinux while qemu loads it, the console's log */
+	char *dir;             /* scratch while booting: the vmlinux qemu loads, the console log; then NULL */
 	unsigned char *shm;    /* the memory shared with the guest (VW_SHM_SIZE), or NULL */
 	bool use_shm;          /* the agent found it: frames go there (kernel/vmwire.h) */
 	char target[96], how[192];
@@ -393,7 +395,11 @@ static int boot(struct vm_guest *g, const struct kimage *k)
 		goto out;
 	}
 	free(p);
-	unlink(vmlinux.buf); /* qemu has it in the guest's memory */
+	/* up: qemu holds the kernel in the guest's memory and the shared file mapped, and the
+	 * console's log is no longer needed, so nothing of the guest is left on disk even if
+	 * xsc is killed (SIGKILL leaves it no chance to clean up) */
+	scratch_remove(g->dir);
+	FREE_AND_NULL(g->dir);
 	snprintf(g->target, sizeof(g->target), "vm %s (Debian %s)", k->version, k->pkg_version);
 	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u; calls through %s",
 		 (const char *)h.release.p, (double)(now_ms() - t0) / 1000, why, h.landlock_abi,
@@ -658,4 +664,72 @@ int vm_run(struct vm_guest *g, const struct call_plan *plan, struct outcome *out
 	fill_outcome(plan, &res, out);
 	vw_result_release(&res);
 	return 0;
+}
+
+/* ---- a probe ---- */
+
+#define PROBE_TIMEOUT_MS 300000 /* every interface's flags under TCG: minutes at worst */
+
+/* The catalogue's files, as the loader reads them (*.json but schema.json). */
+static int read_catalogue(const char *dir, struct vw_files *f)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int r = 0;
+	memset(f, 0, sizeof(*f));
+	if (!d)
+		return err("probe --kernel: cannot read '%s': %s", dir, strerror(errno));
+	while (!r && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (de->d_name[0] == '.' || l < 6 || l >= sizeof(f->name[0]) || strcmp(de->d_name + l - 5, ".json") ||
+		    !strcmp(de->d_name, "schema.json"))
+			continue;
+		struct sbuf p = SBUF_INIT;
+		char *text;
+		size_t len;
+		sbuf_addf(&p, "%s/%s", dir, de->d_name);
+		if (f->n == VW_MAX_FILES)
+			r = err("probe --kernel: more than %d catalogue files", VW_MAX_FILES);
+		else if (read_file_max(p.buf, VW_MAX, &text, &len) < 0)
+			r = err("probe --kernel: cannot read '%s': %s", p.buf, strerror(errno));
+		else {
+			snprintf(f->name[f->n], sizeof(f->name[0]), "%s", de->d_name);
+			f->data[f->n++] = (struct vw_bytes){ (unsigned char *)text, (uint32_t)len };
+		}
+		sbuf_release(&p);
+	}
+	closedir(d);
+	return r;
+}
+
+int vm_probe(struct vm_guest *g, const struct catalog *cat, const char *const *names, size_t n, struct probe_run *run)
+{
+	struct vw_files f;
+	struct sbuf payload = SBUF_INIT, frame = SBUF_INIT;
+	if (!vm_alive(g))
+		return err("%s has stopped; 'target vm' starts it again", g->target);
+	int r = read_catalogue(cat->dir, &f);
+	if (!r) {
+		vw_encode_files(&f, &payload);
+		vw_frame(&frame, VW_PROBE, &payload);
+	}
+	vw_files_release(&f);
+	sbuf_release(&payload);
+	unsigned char *p = NULL;
+	uint32_t len = 0;
+	if (!r && (frame.len > VW_MAX + VW_HEADER || send_frame(g, &frame) < 0))
+		r = err("%s: the catalogue (%zu bytes) could not be sent", g->target, frame.len);
+	sbuf_release(&frame);
+	int fr = r ? 0 : read_frame(g, VW_PROBED, &p, &len, now_ms() + PROBE_TIMEOUT_MS, false);
+	if (!r && fr) {
+		g->dead = true;
+		kill(g->pid, SIGKILL);
+		r = fr == -1 && sig_interrupted() ? sig_interrupt_err() : err("%s: the probe did not answer; the guest is stopped", g->target);
+	} else if (!r && !len) {
+		r = err("%s: the agent could not probe with this catalogue", g->target);
+	} else if (!r && (r = features_answers_parse(cat, (const char *)p, len, names, n, run)) == 0) {
+		snprintf(run->kernel, sizeof(run->kernel), "%.64s", g->target);
+	}
+	free(p);
+	return r;
 }

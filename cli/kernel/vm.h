@@ -9,6 +9,7 @@
 #ifndef XSC_VM_H
 #define XSC_VM_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "model/outcome.h"
 
@@ -26,6 +27,12 @@ bool vm_alive(struct vm_guest *g);
 /* Runs a live plan in the guest; as invoke_run: 0 with the outcome, or -1 (reported). A guest
  * that stops answering, or a ^C, stops the guest. */
 int vm_run(struct vm_guest *g, const struct call_plan *plan, struct outcome *out);
+/* The prober in the guest over the catalogue of cat (its files, read from cat->dir, are
+ * sent): the reports of names (all when n == 0) in run, its kernel the guest's. 0, or -1
+ * (reported). */
+struct probe_run;
+struct catalog;
+int vm_probe(struct vm_guest *g, const struct catalog *cat, const char *const *names, size_t n, struct probe_run *run);
 /* "vm 6.1 (Debian 6.1.192-3)" */
 const char *vm_target(const struct vm_guest *g);
 /* What booted and how: "booted in 2.4 s, TCG (software emulation: …)" */

@@ -105,7 +105,7 @@ int vw_header(const unsigned char h[VW_HEADER], enum vw_type *type, uint32_t *le
 	uint32_t t = (uint32_t)le_load(h + 4, 4);
 	*len = (uint32_t)le_load(h + 8, 4);
 	*type = (enum vw_type)t;
-	return le_load(h, 4) == VW_MAGIC && t >= VW_HELLO && t <= VW_QUIT && *len <= VW_MAX ? 0 : -1;
+	return le_load(h, 4) == VW_MAGIC && t >= VW_HELLO && t <= VW_PROBED && *len <= VW_MAX ? 0 : -1;
 }
 
 void vw_frame(struct sbuf *out, enum vw_type type, const struct sbuf *payload)
@@ -327,4 +327,58 @@ int vw_shm_take(const volatile unsigned char *area, enum vw_type *type, unsigned
 	for (uint32_t i = 0; i < *len; i++) /* once: what is checked is this copy */
 		(*payload)[i] = area[VW_HEADER + i];
 	return 0;
+}
+
+/* ---- the catalogue for a probe ---- */
+
+static bool plain_json_name(const char *n)
+{
+	size_t len = strlen(n);
+	if (len < 6 || strcmp(n + len - 5, ".json"))
+		return false;
+	for (size_t i = 0; i < len - 5; i++)
+		if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= 'A' && n[i] <= 'Z') || (n[i] >= '0' && n[i] <= '9') ||
+		      n[i] == '_' || n[i] == '-'))
+			return false;
+	return true;
+}
+
+void vw_encode_files(const struct vw_files *f, struct sbuf *o)
+{
+	put32(o, f->n);
+	for (uint32_t i = 0; i < f->n && i < VW_MAX_FILES; i++) {
+		struct vw_bytes name = { (unsigned char *)f->name[i], (uint32_t)strlen(f->name[i]) + 1 };
+		putb(o, &name);
+		putb(o, &f->data[i]);
+	}
+}
+
+int vw_decode_files(const unsigned char *p, size_t len, struct vw_files *f)
+{
+	struct rd r = { p, len, 0, false };
+	memset(f, 0, sizeof(*f));
+	uint32_t n = get_upto(&r, VW_MAX_FILES);
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct vw_bytes name;
+		getb(&r, &name, sizeof(f->name[i]));
+		if (name.len && is_cstring(&name) && plain_json_name((const char *)name.p))
+			memcpy(f->name[i], name.p, name.len);
+		else
+			r.bad = true;
+		bytes_release(&name);
+		getb(&r, &f->data[i], VW_MAX);
+		f->n = i + 1;
+	}
+	if (done(&r) < 0) {
+		vw_files_release(f);
+		return -1;
+	}
+	return 0;
+}
+
+void vw_files_release(struct vw_files *f)
+{
+	for (uint32_t i = 0; i < VW_MAX_FILES; i++)
+		bytes_release(&f->data[i]);
+	memset(f, 0, sizeof(*f));
 }

@@ -17,7 +17,9 @@
 #define VW_MAX_BYTES (256u << 10) /* the largest buffer in a payload */
 #define VW_MAX_SLOTS 16
 
-enum vw_type { VW_HELLO = 1, VW_CALL, VW_RESULT, VW_QUIT };
+/* PROBE: the catalogue's files, for the agent to probe with (probe --kernel); PROBED: the
+ * answers, as features_answers_text writes them. */
+enum vw_type { VW_HELLO = 1, VW_CALL, VW_RESULT, VW_QUIT, VW_PROBE, VW_PROBED };
 
 /* What an argument of a call points at in the agent's memory (else its value as given). */
 enum vw_arg { VA_RAW, VA_BUF, VA_EXTRA, VA_STRING, VA_SIZE_CELL, VA_NKINDS };
@@ -86,6 +88,18 @@ struct vw_hello {
 #define VW_SHM_SIZE (4u << 20)
 #define VW_SHM_HALF (VW_SHM_SIZE / 2)
 #define VW_DOORBELL 'F'
+
+/* The catalogue's files in a PROBE frame: names are plain (letters, digits, '_', '-', one
+ * ".json"), at most VW_MAX_FILES of them. */
+#define VW_MAX_FILES 64
+struct vw_files {
+	char name[VW_MAX_FILES][64];
+	struct vw_bytes data[VW_MAX_FILES];
+	uint32_t n;
+};
+void vw_encode_files(const struct vw_files *f, struct sbuf *out);
+int vw_decode_files(const unsigned char *p, size_t len, struct vw_files *f);
+void vw_files_release(struct vw_files *f);
 
 /* A frame's header, checked: 0, or -1 when the magic, type or length is wrong. */
 int vw_header(const unsigned char h[VW_HEADER], enum vw_type *type, uint32_t *len);

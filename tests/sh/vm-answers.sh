@@ -4,7 +4,8 @@
 # change backported; Landlock's ABI is 2, 6, 7 and 11 (none on 5.10); clone3 with
 # CLONE_INTO_CGROUP at size 80 (below CLONE_ARGS_SIZE_VER2) is EINVAL everywhere;
 # mount_setattr is ENOSYS on 5.10. Each script checks itself with expect; two guests boot
-# at a time. A call prints as a live one does; --json names the guest's kernel.
+# at a time. A call prints as a live one does; --json names the guest's kernel; the prober
+# runs in a guest too (probe --kernel).
 set -u
 . "$top/tests/lib.sh"
 vm_need 5.10 6.1 6.12 6.18 7.3
@@ -33,6 +34,7 @@ EOS
 }
 script 5.10 ok "errno ENOSYS" "errno ENOSYS" >5.10.xsc
 script 6.1 "errno E2BIG" "ret 2" ok >6.1.xsc
+echo "probe --kernel 6.1 landlock_create_ruleset" >>6.1.xsc # the prober in the same guest
 script 6.12 "errno E2BIG" "ret 6" ok >6.12.xsc
 script 6.18 "errno E2BIG" "ret 7" ok >6.18.xsc
 script 7.3 "errno E2BIG" "ret 11" ok >7.3.xsc
@@ -49,6 +51,8 @@ done
 for v in 5.10 6.1 6.12 6.18 7.3; do
 	[ -s "$v.out" ] && ! grep -q '^xsc:\|FAIL' "$v.out" || { echo "FAIL target vm $v:"; sed 's/^/    /' "$v.out"; fail=1; }
 done
+grep -q '"landlock_abi": 2' 6.1.out && grep -q '"kernel": "vm 6.1 (Debian' 6.1.out ||
+	{ echo "FAIL: probe --kernel 6.1 did not find Landlock ABI 2"; grep -A3 '"kernel"\|landlock_abi' 6.1.out; fail=1; }
 # the same line as a live call's, and the guest named in --json
 grep -q '"target": "vm 6.1 (Debian 6.1.[0-9]*-[0-9a-z~.+]*)"' 6.1.out || { echo "FAIL: --json does not name the guest"; cat 6.1.out; fail=1; }
 $XSC --data "$top/data" --json -c 'new openat2; set flags O_RDONLY; size 4097; call openat2' >live.out 2>&1

@@ -1,10 +1,12 @@
 # No qemu outlives xsc: a guest started by 'target vm' is gone after 'target live', after
 # 'quit', after ^C (SIGINT to a script, which ends it with 130), SIGTERM, SIGHUP and SIGKILL
-# of xsc (PR_SET_PDEATHSIG). Each case boots a 5.10
-# guest (the quickest), two at a time.
+# of xsc (PR_SET_PDEATHSIG), and nothing of a guest is left in the scratch directory, even
+# after SIGKILL. Each case boots a 5.10 guest (the quickest), two at a time.
 set -u
 . "$top/tests/lib.sh"
 vm_need 5.10
+export XSC_SANDBOX_DIR=$PWD/scratch
+mkdir -m 700 scratch
 qemu_of() { # XSC-PID: its qemu child, if any
 	for p in $(pgrep -P "$1" 2>/dev/null); do
 		case $(cat /proc/$p/comm 2>/dev/null) in qemu-system-x86*) echo "$p" ;; esac
@@ -52,4 +54,6 @@ case_() { # NAME HOW: boots a guest in an xsc reading commands from a FIFO, then
 case_ live live & case_ quit quit & wait
 case_ int INT & case_ term TERM & wait
 case_ hup HUP & case_ kill KILL & wait
+left=$(ls scratch)
+[ -z "$left" ] || echo "FAIL: left in the scratch directory: $left" | tee -a failed
 [ ! -e failed ]

@@ -103,6 +103,18 @@ int main(void)
 	sbuf_reset(&q);
 	vw_encode_hello(&hello, &q);
 	ok(vw_decode_hello((unsigned char *)q.buf, q.len, &hh) < 0, "a release with a NUL inside is refused");
+	/* a probe's catalogue: plain names only */
+	struct vw_files f = { .n = 1 }, g;
+	strcpy(f.name[0], "openat2.json");
+	f.data[0] = (struct vw_bytes){ (unsigned char *)"{}", 2 };
+	sbuf_reset(&q);
+	vw_encode_files(&f, &q);
+	ok(vw_decode_files((unsigned char *)q.buf, q.len, &g) == 0 && g.n == 1 && !strcmp(g.name[0], "openat2.json"), "catalogue files decode");
+	vw_files_release(&g);
+	strcpy(f.name[0], "../etc.json");
+	sbuf_reset(&q);
+	vw_encode_files(&f, &q);
+	ok(vw_decode_files((unsigned char *)q.buf, q.len, &g) < 0, "a file name with a path in it is refused");
 	sbuf_release(&p);
 	sbuf_release(&q);
 	sbuf_release(&why);
