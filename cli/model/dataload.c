@@ -965,6 +965,10 @@ static void load_step(struct loader *L, json_t *co, struct syscall *sc, struct c
 		lerr(L, "a size step on a call without a size convention (its checks run in the order written)");
 	} else if (seen[ck->step]) {
 		lerr(L, "the step '%s' is named twice", name);
+	} else if (seen[CS_COPY_IN] && ck->step != CS_COPY_OUT) {
+		lerr(L, "the step '%s' comes after copy-in: the kernel takes the size and the pointer before it copies", name);
+	} else if (ck->step == CS_COPY_IN && seen[CS_COPY_OUT]) {
+		lerr(L, "the step 'copy-in' comes after copy-out");
 	} else if (!check_step_applies(sc, ck->step)) {
 		lerr(L, "the step '%s' has no rule to apply ('rules' %s)", name,
 		     ck->step == CS_COPY_OUT ? "says the struct is input: its tail is E2BIG" : "does not state it, or says \"ok\"");
@@ -1902,6 +1906,7 @@ static int check_checks(const struct catalog *c, const struct syscall *sc, struc
 			continue;
 		}
 		CHECK(syscall_has_size_steps(sc) && check_step_applies(sc, ck->step) && !seen[ck->step] && !ck->ncode &&
+			      (!copied || ck->step == CS_COPY_OUT) && (ck->step != CS_COPY_IN || !seen[CS_COPY_OUT]) &&
 			      !ck->env && (ck->errno_name ? check_errnos_ok(ck) && ck->nerrnos == 1 : !ck->nerrnos),
 		      "%s: step %zu", sc->name, i + 1);
 		seen[ck->step] = 1;

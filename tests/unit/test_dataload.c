@@ -190,6 +190,11 @@ static void e_type(struct catalog *c, size_t i, int d) { c->structs[i].fields[0]
 static void e_nr(struct catalog *c, size_t i, int d) { c->syscalls[i].nr_x86_64 += d * 5000; }
 static void e_name(struct catalog *c, size_t i, int d) { c->syscalls[i].name += d * (1 << 30); }
 static void e_kind(struct catalog *c, size_t i, int d) { c->syscalls[i].kind += (unsigned)d * 40; }
+/* enums typed at load and named through tables (safety_name, ioctl_dir_name, arg_role_name) */
+static void e_safety(struct catalog *c, size_t i, int d) { c->syscalls[i].safety += (unsigned)d * 40; }
+static void e_ioctl_dir(struct catalog *c, size_t i, int d) { c->syscalls[i].ioctl_dir += (unsigned)d * 40; }
+static void e_role(struct catalog *c, size_t i, int d) { c->syscalls[i].args[0].role += (unsigned)d * 40; }
+static void e_returns(struct catalog *c, size_t i, int d) { c->syscalls[i].returns += (unsigned)d * 40; }
 static void e_dup(struct catalog *c, size_t i, int d)
 {
 	static const char *saved;
@@ -228,6 +233,21 @@ static void e_copy_last(struct catalog *c, size_t i, int d)
 	struct check t = sc->checks[at];
 	sc->checks[at] = sc->checks[sc->nchecks - 1];
 	sc->checks[sc->nchecks - 1] = t;
+}
+/* copy-in swapped with the first step before it (the size bounded after the copy) */
+static void e_copy_first(struct catalog *c, size_t i, int d)
+{
+	static size_t at;
+	struct syscall *sc = &c->syscalls[i];
+	for (size_t k = 0; d > 0 && k < sc->nchecks; k++)
+		if (sc->checks[k].step == CS_COPY_IN)
+			at = k;
+	size_t first = 0;
+	while (sc->checks[first].step == CS_COND)
+		first++;
+	struct check t = sc->checks[at];
+	sc->checks[at] = sc->checks[first];
+	sc->checks[first] = t;
 }
 /* a field of a one-way struct given a way of its own */
 static void e_fdir(struct catalog *c, size_t i, int d)
@@ -285,6 +305,17 @@ static bool last_reads_field(const struct syscall *sc)
 			return true;
 	return false;
 }
+/* whether sc's copy-in step comes after another size step */
+static bool copy_after_step(const struct syscall *sc)
+{
+	bool step = false;
+	for (size_t k = 0; k < sc->nchecks; k++) {
+		if (sc->checks[k].step == CS_COPY_IN)
+			return step;
+		step |= sc->checks[k].step != CS_COND;
+	}
+	return false;
+}
 static void e_st(struct catalog *c, size_t i, int d)
 {
 	c->syscalls[i].st = (const struct cstruct *)((const char *)c->syscalls[i].st + d * 8);
@@ -304,10 +335,12 @@ static void cache_forgeries(struct catalog *c)
 		{ e_dup, "two syscalls of one name", 3 }, { e_st, "a struct reference between elements", 4 },
 		{ e_ncode, "a check's code one instruction longer", 5 }, { e_code, "an opcode out of range in a check", 5 },
 		{ e_copy_last, "copy-in after a check that reads the struct", 6 },
-		{ e_step_twice, "a size step twice", 7 },
+		{ e_step_twice, "a size step twice", 7 }, { e_copy_first, "copy-in before a size step", 10 },
 		{ e_below_ver0, "a size below VER0 read as VER0", 3 }, { e_zero_errno, "a size rule's errno out of range", 3 },
 		{ e_fdir, "a field's own way in a one-way struct", 8 }, { e_call_dir, "a call direction of inout", 4 },
 		{ e_env, "an env kind that is not one", 5 }, { e_nerrnos, "a check without errnos", 5 },
+		{ e_safety, "a safety that is not one", 3 }, { e_ioctl_dir, "an ioctl direction that is not one", 3 },
+		{ e_role, "an argument role that is not one", 9 }, { e_returns, "a 'returns' that is not one", 3 },
 	};
 	for (size_t k = 0; k < ARRAY_SIZE(edits); k++) {
 		size_t n = edits[k].each == 1 || edits[k].each == 8 ? c->nstructs : edits[k].each == 2 ? c->nflagsets : edits[k].each >= 3 ? c->nsyscalls : 1;
@@ -316,7 +349,8 @@ static void cache_forgeries(struct catalog *c)
 			if ((edits[k].each == 4 && !c->syscalls[i].st) || (edits[k].each == 5 && !c->syscalls[i].nconds) ||
 			    (edits[k].each == 6 && (!syscall_has_size_steps(&c->syscalls[i]) || !last_reads_field(&c->syscalls[i]))) ||
 			    (edits[k].each == 7 && (!c->syscalls[i].nchecks || c->syscalls[i].checks[0].step == CS_COND)) ||
-			    (edits[k].each == 8 && c->structs[i].direction == FD_INOUT))
+			    (edits[k].each == 8 && c->structs[i].direction == FD_INOUT) ||
+			    (edits[k].each == 9 && !c->syscalls[i].nargs) || (edits[k].each == 10 && !copy_after_step(&c->syscalls[i])))
 				continue;
 			tried++;
 			ok_n += refused(c, edits[k].edit, i);
