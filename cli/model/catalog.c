@@ -619,6 +619,12 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_STR(r, er->text), MV_STR(r, er->signal_text), MV_STR(r, er->source), MV_STR(r, er->why);
 		MV_ARR(r, er->code, er->ncode), MV_ARR(r, er->signal_code, er->nsignal_code); /* held to expr_valid */
 	}
+	MV_ARR(r, sc->fills, sc->nfills);
+	for (size_t k = 0; sc->fills && k < sc->nfills && !r->bad; k++) {
+		struct fill_rule *fr = &sc->fills[k];
+		MV_STR(r, fr->text), MV_STR(r, fr->value_text), MV_STR(r, fr->source);
+		MV_ARR(r, fr->code, fr->ncode), MV_ARR(r, fr->value_code, fr->nvalue_code); /* held to expr_valid */
+	}
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);
 	MV_STRS(r, sc->notes, sc->nnotes);

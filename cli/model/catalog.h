@@ -184,6 +184,17 @@ struct result_rule {
 	struct expr_insn *code;
 	size_t ncode;
 };
+/* A value a successful call writes into an output field of its struct ("fills"), where the
+ * catalogue knows it at that kernel: when `text` (the entry's "if", "1" when absent) holds,
+ * the value of the newest rule for the field whose since is at or before the kernel. A field
+ * the kernel writes that no rule covers is left as the caller wrote it (never invented). */
+struct fill_rule {
+	const char *text, *value_text, *source;
+	uint32_t since;
+	unsigned field;        /* index in the syscall's struct */
+	struct expr_insn *code, *value_code;
+	size_t ncode, nvalue_code;
+};
 /* What a successful call may do besides returning ("effects"): when `text` holds at a kernel
  * at or after since, the caller may be killed by the signal `signal` evaluates to (0: none),
  * depending on how it handles that signal (clone3's exit_signal, sent to the caller when the
@@ -253,6 +264,8 @@ struct syscall {
 	size_t nresults;
 	struct effect_rule *effects; /* "effects": what success may do to the caller */
 	size_t neffects;
+	struct fill_rule *fills; /* "fills": output fields' values on success, by kernel */
+	size_t nfills;
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;

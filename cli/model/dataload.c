@@ -768,7 +768,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "direction", NULL };
+	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "fills", "direction", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
@@ -1129,6 +1129,52 @@ static void load_effects(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+/* "fills": [{"field", "if", "value", "since", "source"}]: what a successful call writes into
+ * an output field of its struct, where the catalogue knows it at that kernel. */
+static void load_fills(struct loader *L, json_t *o, struct syscall *sc)
+{
+	static const char *const keys[] = { "field", "if", "value", "since", "source", NULL };
+	json_t *fs = get_array(L, o, "fills", false, "a syscall");
+	if (!fs || L->failed)
+		return;
+	if (!sc->st) {
+		lerr(L, "'fills' needs a struct to fill");
+		return;
+	}
+	struct expr_scope scope = { L->cat, sc, sc->st };
+	sc->fills = arena_alloc(L->a, sizeof(*sc->fills) * (json_array_size(fs) + 1));
+	push_key(L, "fills");
+	for (size_t i = 0; i < json_array_size(fs) && !L->failed; i++) {
+		json_t *fo = json_array_get(fs, i);
+		struct fill_rule *f = &sc->fills[i];
+		push_idx(L, i);
+		if (check_object(L, fo, "a fill", keys)) {
+			const char *name = get_str(L, fo, "field", true, "a fill");
+			const struct field *fd = NULL;
+			for (size_t k = 0; name && !L->failed && k < sc->st->nfields; k++)
+				if (!strcmp(sc->st->fields[k].name, name))
+					fd = &sc->st->fields[k];
+			if (name && !L->failed && (!fd || field_direction(sc, sc->st, fd) == FD_IN ||
+						   field_direction(sc, sc->st, fd) == FD_IGNORED)) {
+				push_key(L, "field");
+				lerr(L, "'%s' is no field of %s that the call writes (out or inout)", name, sc->st->name);
+				pop(L);
+			}
+			f->field = fd ? (unsigned)(fd - sc->st->fields) : 0;
+			f->text = json_object_get(fo, "if") ? get_str(L, fo, "if", true, "a fill") : "1";
+			if (f->text && !L->failed)
+				compile_condition(L, &scope, "if", f->text, &f->code, &f->ncode);
+			if ((f->value_text = get_str(L, fo, "value", true, "a fill")) && !L->failed)
+				compile_condition(L, &scope, "value", f->value_text, &f->value_code, &f->nvalue_code);
+			f->since = get_kver(L, fo, "since", true, "a fill");
+			f->source = get_str(L, fo, "source", true, "a fill");
+		}
+		pop(L);
+		sc->nfills = i + 1;
+	}
+	pop(L);
+}
+
 /* How the call uses its struct, where the struct goes both ways (sched_attr: in for
  * sched_setattr, out for sched_getattr). */
 static void load_call_direction(struct loader *L, json_t *o, struct syscall *sc)
@@ -1420,6 +1466,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_checks(L, o, sc);
 	load_results(L, o, sc);
 	load_effects(L, o, sc);
+	load_fills(L, o, sc);
 
 	json_t *errs = get_array(L, o, "errors", true, "a syscall");
 	if (errs && !L->failed) {
@@ -1946,6 +1993,12 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 		CHECK(sc->results[i].text && sc->results[i].source &&
 			      expr_valid(sc->results[i].code, sc->results[i].ncode, c, sc),
 		      "%s: result %zu", sc->name, i + 1);
+	for (size_t i = 0; i < sc->nfills; i++) {
+		const struct fill_rule *f = &sc->fills[i];
+		CHECK(sc->st && f->field < sc->st->nfields && f->text && f->value_text && f->source &&
+			      expr_valid(f->code, f->ncode, c, sc) && expr_valid(f->value_code, f->nvalue_code, c, sc),
+		      "%s: fill %zu", sc->name, i + 1);
+	}
 	for (size_t i = 0; i < sc->neffects; i++) {
 		const struct effect_rule *e = &sc->effects[i];
 		CHECK(e->text && e->signal_text && e->source && e->why && expr_valid(e->code, e->ncode, c, sc) &&

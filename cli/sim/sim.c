@@ -438,8 +438,8 @@ static void step_copy_out(struct run *r)
 	if (rl->writeback == WB_SIZE_ON_SUCCESS && r->st->size_field &&
 	    r->st->size_field->offset + r->st->size_field->size <= len)
 		le_store(r->o->after + r->st->size_field->offset, r->st->size_field->elem_size, usize < ksize ? usize : ksize);
-	say(r->why, "an output call: a %s kernel fills %u bytes (the simulator does not invent their values)", r->ks,
-	    (unsigned)(usize < ksize ? usize : ksize));
+	say(r->why, "an output call: a %s kernel fills %u bytes%s", r->ks, (unsigned)(usize < ksize ? usize : ksize),
+	    r->sc->nfills ? "" : " (the simulator does not invent their values)");
 }
 
 /* A size step of the call's checks list. Returns 0 to go on, else the errno. */
@@ -553,6 +553,72 @@ static long plausible_result(const struct catalog *cat, const struct call_reques
 		return WORLD_PLAUSIBLE_PID;
 	}
 	return 0;
+}
+
+/* The catalogue's rule for field k at the simulated kernel: the newest whose since is at or
+ * before it and whose condition holds, or NULL. */
+static const struct fill_rule *fill_for(const struct syscall *sc, unsigned k, const struct expr_env *env)
+{
+	const struct fill_rule *best = NULL;
+	for (size_t i = 0; i < sc->nfills; i++) {
+		const struct fill_rule *f = &sc->fills[i];
+		if (f->field == k && f->since <= env->kv && (!best || f->since > best->since) &&
+		    expr_eval(f->code, f->ncode, env))
+			best = f;
+	}
+	return best;
+}
+
+/* A successful call's output fields, where the catalogue knows their values at this kernel
+ * ("fills"): written into the struct the caller sees and named with their sources, fields of
+ * one source together; the fields the kernel writes that no rule covers are named and left
+ * as the caller wrote them. limit: the bytes the kernel writes. */
+static void apply_fills(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+			struct outcome *o, size_t limit, struct sbuf *why)
+{
+	const struct syscall *sc = req->sc;
+	const struct cstruct *st = sc->st;
+	if (!sc->nfills || req->buf_arg < 0 || !st)
+		return;
+	struct expr_env env = { cat, sc, st, o->before, o->len, req->args, req->size, opt->kv };
+	struct sbuf known = SBUF_INIT, unknown = SBUF_INIT;
+	const char **src = xcalloc(st->nfields + 1, sizeof(*src)); /* field k's source, or NULL */
+	for (unsigned k = 0; k < st->nfields; k++) {
+		const struct field *f = &st->fields[k];
+		enum fdir d = field_direction(sc, st, f);
+		if ((d != FD_OUT && d != FD_INOUT) || f->count || f->offset + f->size > limit || f->offset + f->size > o->len)
+			continue;
+		const struct fill_rule *rule = fill_for(sc, k, &env);
+		if (f == st->size_field && sc->rules.writeback == WB_SIZE_ON_SUCCESS)
+			src[k] = "the size rule: the bytes it copied out"; /* the copy-out step wrote it */
+		else if (rule) {
+			src[k] = rule->source;
+			le_store(o->after + f->offset, f->elem_size, expr_eval(rule->value_code, rule->nvalue_code, &env));
+		} else
+			sbuf_addf(&unknown, "%s%s", unknown.len ? ", " : "", f->name);
+	}
+	for (unsigned k = 0; k < st->nfields; k++) { /* each source once, after the fields it gave */
+		bool first = true, done = false;
+		for (unsigned m = 0; src[k] && m < k; m++)
+			done |= src[m] && !strcmp(src[m], src[k]);
+		for (unsigned m = k; src[k] && !done && m < st->nfields; m++) {
+			const struct field *f = &st->fields[m];
+			if (!src[m] || strcmp(src[m], src[k]))
+				continue;
+			sbuf_addf(&known, "%s%s = %llu", known.len && first ? "; " : first ? "" : ", ", f->name,
+				  (unsigned long long)le_load(o->after + f->offset, f->elem_size));
+			first = false;
+		}
+		if (!first)
+			sbuf_addf(&known, " (%s)", src[k]);
+	}
+	if (known.len)
+		say(why, "the catalogue knows what it writes: %s", known.buf);
+	if (unknown.len)
+		say(why, "it writes %s too, which the simulator cannot know: left as the caller wrote them", unknown.buf);
+	free(src);
+	sbuf_release(&known);
+	sbuf_release(&unknown);
 }
 
 /* What success may do to the caller besides returning (the catalogue's effects): a signal
@@ -677,6 +743,10 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 			return fail(o, EINVAL);
 	}
 	o->ret = plausible_result(cat, req, opt, o);
+	size_t limit = st ? cstruct_size_at(st, opt->kv) : 0;
+	if (r.sized && r.usize < limit)
+		limit = (size_t)r.usize;
+	apply_fills(cat, req, opt, o, limit, why);
 	apply_effects(cat, req, opt, o, why);
 	return 0;
 }
