@@ -77,6 +77,8 @@ static void cache_key(const struct catalog *cat, const char *release, struct sbu
 			h = fnv(h, sc->probe_set[k]);
 		for (size_t k = 0; k < sc->nprobe_args; k++)
 			h = fnv(h, sc->probe_args[k]);
+		for (size_t k = 0; k < sc->nqueries; k++)
+			h = fnv(h, sc->queries[k].name);
 	}
 	sbuf_addf(key, "%s %s %s %016llx", CACHE_FORMAT, boot, release, (unsigned long long)h);
 	privilege_key(key);

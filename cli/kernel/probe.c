@@ -54,14 +54,39 @@ struct fprobe {
 	int32_t err;            /* result: 0 success, an errno, -1 not run */
 };
 
-/* Calls whose own queries the prober asks. The child cannot read the catalogue (it is
- * not mapped into children), so the parent decides this. */
-enum special { SP_PLAIN, SP_UFFD, SP_IOURING_SETUP, SP_LANDLOCK, SP_IORING_PROBE, SP_STATMOUNT, SP_STATX, SP_IORING_QUERY };
+/* One of the interface's own questions (the catalogue's "queries"), resolved by the parent
+ * into offsets and values: the child cannot read the catalogue (it is not mapped into
+ * children). */
+enum rq_how {
+	RQ_RETURN,    /* the call's return value */
+	RQ_FIELD,     /* a field of the call's struct */
+	RQ_ARG_PTR,   /* a field of the struct an argument points at */
+	RQ_FIELD_PTR, /* a field of the struct a field of the call's struct points at */
+	RQ_COUNT,     /* the entries after the call's struct with a flag set */
+	RQ_AUXV,      /* the auxiliary vector's entry (the parent answers, no call) */
+};
+#define MAX_QSET 4
+struct rquery {
+	const char *name;
+	bool call;             /* a call of its own (else what the baseline call wrote) */
+	bool same_call;        /* the previous query's call answers it too */
+	struct { int off, arg; unsigned width; uint64_t value; } set[MAX_QSET];
+	int nset;
+	uint64_t size;         /* the declared size of its call */
+	enum rq_how how;
+	unsigned off, width;   /* the field read (RQ_COUNT: how many entries) */
+	uint64_t auxv;         /* RQ_AUXV: the entry's type */
+	int arg;               /* RQ_ARG_PTR: the argument holding the address */
+	unsigned ptr_off, ptr_width; /* RQ_FIELD_PTR: the field holding it */
+	unsigned ent_start, ent_size, ent_off, ent_width; /* RQ_COUNT: the entries and their flag's field */
+	uint64_t ent_flag;
+};
 
 /* One syscall's probe: recipe and results. Lives in memory shared with the child. */
 struct sprobe {
 	const struct syscall *sc; /* the parent's: the child never dereferences it */
-	enum special special;
+	struct rquery rq[MAX_Q];
+	int nrq;
 	struct call_plan plan;
 	const char *skip;
 	int size_arg;
@@ -121,15 +146,18 @@ bool probe_supported(const struct syscall *sc, const char **why)
 	return invoke_supported(sc, why);
 }
 
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x4000U /* linux/stat.h, 6.8 */
+#endif
+
+/* The prober's own question, for the MNT_ID token: the unique id of the mount path is on. */
 static uint64_t mnt_id_of(const char *path)
 {
-	unsigned char stx[256];
-	memset(stx, 0, sizeof(stx));
-	if (syscall(SYS_statx, AT_FDCWD, path, 0, 0x4000 /* STATX_MNT_ID_UNIQUE */, stx) < 0)
+	struct statx stx;
+	memset(&stx, 0, sizeof(stx));
+	if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_MNT_ID_UNIQUE, &stx) < 0)
 		return 0;
-	uint64_t id;
-	memcpy(&id, stx + 144, 8); /* stx_mnt_id */
-	return id;
+	return stx.stx_mnt_id;
 }
 
 struct specials {
@@ -306,6 +334,14 @@ static void add_candidates(struct sprobe *p, const struct cstruct *st)
 /* Fields the call does not read (their direction is out or ignored) are not probed as
  * inputs, nor those the recipe's skip_fields names (a request mask the kernel ignores by
  * design). */
+static bool arg_skipped(const struct syscall *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nprobe_skip_args; i++)
+		if (!strcmp(sc->probe_skip_args[i], name))
+			return true;
+	return false;
+}
+
 static bool skipped(const struct syscall *sc, const struct cstruct *st, const struct field *f)
 {
 	if (!field_is_input(sc, st, f))
@@ -318,6 +354,116 @@ static bool skipped(const struct syscall *sc, const struct cstruct *st, const st
 
 static void order_of(const struct catalog *cat, const struct sprobe *p, struct fprobe *fp, const struct flagset *fs,
 		     uint32_t kv);
+
+/* ---- the interface's own questions, resolved by name ---- */
+
+/* One "NAME=VALUE" of a query's args (as_arg) or set into r; -1 when it names nothing. */
+static int query_setting(const struct catalog *cat, struct sprobe *p, struct rquery *r, const char *text, bool as_arg,
+			 const struct specials *spv)
+{
+	const struct syscall *sc = p->sc;
+	const char *eq = strchr(text, '=');
+	if (!eq || r->nset == MAX_QSET)
+		return -1;
+	size_t n = (size_t)(eq - text);
+	int arg = as_arg ? arg_index(sc, text, n) : -1;
+	const struct field *f = NULL;
+	for (size_t i = 0; !as_arg && sc->st && i < sc->st->nfields; i++)
+		if (strlen(sc->st->fields[i].name) == n && !strncmp(sc->st->fields[i].name, text, n))
+			f = &sc->st->fields[i];
+	uint64_t v;
+	if ((as_arg ? arg < 0 : !f) || recipe_value(cat, f ? f->flagset : sc->args[arg].flagset, eq + 1, spv, &v))
+		return -1;
+	if (arg >= 0 && arg == p->size_arg) {
+		r->size = v; /* do_call declares it */
+		return 0;
+	}
+	r->set[r->nset].arg = arg;
+	r->set[r->nset].off = f ? (int)f->offset : -1;
+	r->set[r->nset].width = f ? f->elem_size : 8;
+	r->set[r->nset++].value = v;
+	return 0;
+}
+
+static bool same_strings(const char **a, size_t na, const char **b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* Where query q's answer is, in r; -1 when a name does not resolve. */
+static int query_read(const struct catalog *cat, struct sprobe *p, const struct probe_query *q, struct rquery *r,
+		      const struct specials *spv)
+{
+	const struct syscall *sc = p->sc;
+	if (q->auxv) {
+		r->how = RQ_AUXV;
+		return recipe_value(cat, NULL, q->auxv, spv, &r->auxv) ? -1 : 0;
+	}
+	if (!strcmp(q->read, "return")) {
+		r->how = RQ_RETURN;
+		return 0;
+	}
+	const struct field *f = cstruct_find_field(q->count ? sc->st : q->st, q->read);
+	if (!f)
+		return -1;
+	r->off = f->offset;
+	r->width = f->elem_size;
+	if (q->count) {
+		char name[64];
+		const char *colon = strchr(q->count, ':');
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - q->count), q->count);
+		const struct field *ef = cstruct_find_field(q->st, name);
+		r->how = RQ_COUNT;
+		r->ent_start = (unsigned)p->newest;
+		r->ent_size = cstruct_newest_size(q->st);
+		r->ent_off = ef->offset;
+		r->ent_width = ef->elem_size;
+		return recipe_value(cat, ef->flagset, colon + 1, spv, &r->ent_flag) ? -1 : 0;
+	}
+	r->how = RQ_FIELD;
+	if (!q->in)
+		return 0;
+	r->arg = arg_index(sc, q->in, strlen(q->in));
+	const struct field *pf = r->arg < 0 && sc->st ? cstruct_find_field(sc->st, q->in) : NULL;
+	r->how = r->arg >= 0 ? RQ_ARG_PTR : RQ_FIELD_PTR;
+	if (pf) {
+		r->ptr_off = pf->offset;
+		r->ptr_width = pf->elem_size;
+	}
+	return r->arg >= 0 || pf ? 0 : -1;
+}
+
+static int plan_queries(const struct catalog *cat, struct sprobe *p, const struct specials *spv)
+{
+	const struct syscall *sc = p->sc;
+	const struct probe_query *prev = NULL;
+	for (size_t i = 0; i < sc->nqueries && p->nrq < MAX_Q; i++) {
+		const struct probe_query *q = &sc->queries[i];
+		struct rquery *r = &p->rq[p->nrq++];
+		memset(r, 0, sizeof(*r));
+		r->name = q->name;
+		r->size = p->newest;
+		r->call = q->nargs || q->nset;
+		r->same_call = r->call && prev && same_strings(q->args, q->nargs, prev->args, prev->nargs) &&
+			       same_strings(q->set, q->nset, prev->set, prev->nset);
+		for (size_t k = 0; k < q->nargs; k++)
+			if (query_setting(cat, p, r, q->args[k], true, spv) < 0)
+				return -1;
+		for (size_t k = 0; k < q->nset; k++)
+			if (query_setting(cat, p, r, q->set[k], false, spv) < 0)
+				return -1;
+		if (query_read(cat, p, q, r, spv) < 0)
+			return -1;
+		prev = q->auxv ? prev : q;
+	}
+	return 0;
+}
+
 
 static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
 			      const struct specials *spv, unsigned timeout_ms, unsigned *needs)
@@ -368,14 +514,8 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 			p->size_arg = (int)i;
 	p->size_field_off = st && sc->size_where == SW_FIELD && st->size_field ? (int)st->size_field->offset : -1;
 	p->size_field_width = p->size_field_off >= 0 ? st->size_field->elem_size : 0;
-	static const struct { const char *name; enum special sp; } specials[] = {
-		{ "UFFDIO_API", SP_UFFD }, { "io_uring_setup", SP_IOURING_SETUP }, { "landlock_create_ruleset", SP_LANDLOCK },
-		{ "IORING_REGISTER_PROBE", SP_IORING_PROBE }, { "statmount", SP_STATMOUNT }, { "statx", SP_STATX },
-		{ "IORING_REGISTER_QUERY", SP_IORING_QUERY },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(specials); i++)
-		if (!strcmp(sc->name, specials[i].name))
-			p->special = specials[i].sp;
+	if (plan_queries(cat, p, spv) < 0)
+		return "its probe queries cannot be applied here";
 	if (st) {
 		p->pristine_len = p->plan.req.buflen;
 		p->pristine = xmalloc(p->pristine_len);
@@ -385,18 +525,16 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 	}
 	/* flags: every bit of every flags field and flags argument */
 	p->fp = shared_alloc(sh, sizeof(*p->fp) * (count_flag_probes(sc, p->newest) + 1));
-	if (strcmp(sc->name, "rseq")) { /* rseq registers once; its only flag unregisters */
-		for (size_t i = 0; st && i < st->nfields; i++) {
-			const struct field *f = &st->fields[i];
-			if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest &&
-			    !skipped(sc, st, f))
-				add_word(cat, sc, p, f->name, f->flagset, (int)f->offset, f->elem_size, -1, spv);
-		}
-		for (size_t i = 0; i < sc->nargs; i++) {
-			const struct sarg *a = &sc->args[i];
-			if (a->role == AR_FLAGS && a->flagset && a->flagset->kind == FS_BITS)
-				add_word(cat, sc, p, a->name, a->flagset, -1, a->width, (int)i, spv);
-		}
+	for (size_t i = 0; st && i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (f->flagset && f->flagset->kind == FS_BITS && !f->count && !f->reserved && f->offset + f->size <= p->newest &&
+		    !skipped(sc, st, f))
+			add_word(cat, sc, p, f->name, f->flagset, (int)f->offset, f->elem_size, -1, spv);
+	}
+	for (size_t i = 0; i < sc->nargs; i++) {
+		const struct sarg *a = &sc->args[i];
+		if (a->role == AR_FLAGS && a->flagset && a->flagset->kind == FS_BITS && !arg_skipped(sc, a->name))
+			add_word(cat, sc, p, a->name, a->flagset, -1, a->width, (int)i, spv);
 	}
 	for (size_t i = 0; i < p->nfp; i++) {
 		struct fprobe *fp = &p->fp[i];
@@ -618,37 +756,82 @@ static void probe_flags(struct sprobe *p)
 	}
 }
 
-/* The interfaces' own questions. */
+/* The answer of r after a call with args a that returned ret; false when its address is NULL
+ * or its bytes lie past the buffer. */
+static bool rq_value(const struct sprobe *p, const struct rquery *r, const uint64_t a[6], long ret, int64_t *v)
+{
+	const unsigned char *buf = p->plan.req.buf, *at;
+	size_t len = p->plan.req.buflen;
+	switch (r->how) {
+	case RQ_RETURN:
+		*v = ret;
+		return true;
+	case RQ_FIELD:
+		if (!buf || r->off + r->width > len)
+			return false;
+		*v = (int64_t)le_load(buf + r->off, r->width);
+		return true;
+	case RQ_ARG_PTR:
+	case RQ_FIELD_PTR:
+		if (r->how == RQ_FIELD_PTR && (!buf || r->ptr_off + r->ptr_width > len))
+			return false;
+		at = (const unsigned char *)(uintptr_t)(r->how == RQ_ARG_PTR ? a[r->arg] : le_load(buf + r->ptr_off, r->ptr_width));
+		if (!at)
+			return false;
+		*v = (int64_t)le_load(at + r->off, r->width);
+		return true;
+	case RQ_COUNT: {
+		if (!buf || r->off + r->width > len)
+			return false;
+		uint64_t n = le_load(buf + r->off, r->width), count = 0;
+		for (uint64_t i = 0; i < n && r->ent_start + (i + 1) * r->ent_size <= len; i++)
+			count += (le_load(buf + r->ent_start + i * r->ent_size + r->ent_off, r->ent_width) & r->ent_flag) != 0;
+		*v = (int64_t)count;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* What the baseline call (args a) wrote answers the queries that make no call of their own. */
+static void baseline_queries(struct sprobe *p, const uint64_t a[6], long ret)
+{
+	int64_t v;
+	for (int i = 0; i < p->nrq; i++)
+		if (!p->rq[i].call && p->rq[i].how != RQ_AUXV && rq_value(p, &p->rq[i], a, ret, &v))
+			query(p, p->rq[i].name, v, true);
+}
+
+/* The queries that make a call of their own: one call for each run of them asking alike. */
 static void probe_queries(struct sprobe *p)
 {
-	uint64_t a[6];
-	long ret;
-	memcpy(a, p->plan.req.args, sizeof(a));
-	if (p->special == SP_LANDLOCK) {
-		uint64_t q[6] = { 0, 0, 1 /* VERSION */ };
-		int e = do_call(p, q, 0, false, &ret);
-		query(p, "landlock_abi", ret, !e);
-		q[2] = 2; /* ERRATA */
-		e = do_call(p, q, 0, false, &ret);
-		query(p, "landlock_errata", ret, !e);
-	} else if (p->special == SP_IORING_PROBE) {
-		a[3] = 64; /* nr_args: the header is followed by 64 io_uring_probe_op entries */
-		int e = do_call(p, a, p->newest, true, &ret);
-		unsigned supported = 0, len = p->plan.req.buf[1];
-		for (unsigned i = 0; i < len && 16 + i * 8 + 8 <= p->plan.req.buflen; i++)
-			supported += le_load(p->plan.req.buf + 16 + i * 8 + 2, 2) & 1;
-		query(p, "io_uring_last_op", p->plan.req.buf[0], !e);
-		query(p, "io_uring_ops_supported", supported, !e);
+	for (int i = 0, j; i < p->nrq; i = j) {
+		const struct rquery *r = &p->rq[i];
+		for (j = i + 1; j < p->nrq && p->rq[j].same_call; j++)
+			;
+		if (!r->call)
+			continue;
+		uint64_t a[6];
+		long ret = -1;
+		memcpy(a, p->plan.req.args, sizeof(a));
+		for (int k = 0; k < r->nset; k++) {
+			if (r->set[k].arg >= 0)
+				a[r->set[k].arg] = r->set[k].value;
+			else if (p->plan.req.buf && r->set[k].off + r->set[k].width <= p->plan.req.buflen)
+				le_store(p->plan.req.buf + r->set[k].off, r->set[k].width, r->set[k].value);
+		}
+		bool unread = false; /* an answer to be read through NULL (no buffer of xsc's): no call */
+		for (int k = i; k < j; k++)
+			unread |= p->rq[k].how == RQ_ARG_PTR && !a[p->rq[k].arg];
+		int e = unread ? 0 : do_call(p, a, r->size, true, &ret);
+		for (int k = i; k < j && !unread; k++) {
+			int64_t v = 0;
+			bool ok = rq_value(p, &p->rq[k], a, ret, &v);
+			query(p, p->rq[k].name, v, ok && !e);
+		}
 		if (p->pristine)
 			memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
-	} else if (p->special == SP_STATMOUNT && p->plan.req.extra) {
-		le_store(p->plan.req.buf + 16, 8, 0x1000); /* param = STATMOUNT_SUPPORTED_MASK */
-		int e = do_call(p, a, p->newest, false, &ret);
-		query(p, "statmount_supported_mask", (int64_t)le_load(p->plan.req.extra + 144, 8), !e);
-	} else if (p->special == SP_STATX && p->plan.req.extra) {
-		a[3] = 0x7fffffff; /* every bit but STATX__RESERVED */
-		int e = do_call(p, a, 0, false, &ret);
-		query(p, "statx_mask", (int64_t)le_load(p->plan.req.extra, 4), !e);
 	}
 }
 
@@ -659,17 +842,8 @@ static void run_one(struct sprobe *p)
 	memcpy(a, p->plan.req.args, sizeof(a));
 	p->base_err = do_call(p, a, p->newest, true, &ret);
 	/* what the baseline call wrote back answers some questions by itself */
-	if (!p->base_err && p->special == SP_UFFD)
-		query(p, "uffd_features", (int64_t)le_load(p->plan.req.buf + 8, 8), true);
-	if (!p->base_err && p->special == SP_IORING_QUERY) {
-		/* the answer went where query_data points: the scratch area */
-		const unsigned char *ans = (const unsigned char *)(uintptr_t)le_load(p->plan.req.buf + 8, 8);
-		query(p, "io_uring_request_opcodes", (int64_t)le_load(ans, 4), true);
-		query(p, "io_uring_register_opcodes", (int64_t)le_load(ans + 4, 4), true);
-		query(p, "io_uring_setup_flags", (int64_t)le_load(ans + 16, 8), true);
-	}
-	if (!p->base_err && p->special == SP_IOURING_SETUP)
-		query(p, "io_uring_features", (int64_t)le_load(p->plan.req.buf + 20, 4), true);
+	if (!p->base_err)
+		baseline_queries(p, a, ret);
 	if (p->pristine)
 		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
 	if (p->base_err != ENOSYS) {
@@ -862,10 +1036,11 @@ static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t 
 	}
 	for (int i = 0; i < p->nq; i++)
 		r->queries[r->nqueries++] = (struct query_answer){ p->qname[i], p->q[i], p->qok[i] };
-	if (!strcmp(sc->name, "rseq")) {
-		r->queries[r->nqueries++] = (struct query_answer){ "rseq_feature_size", (int64_t)getauxval(27), getauxval(27) != 0 };
-		r->queries[r->nqueries++] = (struct query_answer){ "rseq_align", (int64_t)getauxval(28), getauxval(28) != 0 };
-	}
+	for (int i = 0; i < p->nrq && r->nqueries < ARRAY_SIZE(r->queries); i++)
+		if (p->rq[i].how == RQ_AUXV) {
+			unsigned long v = getauxval((unsigned long)p->rq[i].auxv);
+			r->queries[r->nqueries++] = (struct query_answer){ p->rq[i].name, (int64_t)v, v != 0 };
+		}
 	probe_fill_bitmap(r);
 }
 

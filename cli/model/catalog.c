@@ -607,6 +607,15 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_ARR(r, ck->code, ck->ncode); /* its indices are held to expr_valid by catalog_check */
 		ENUM_OK(r, ck->step, CS_LAST), check_bool(r, &ck->placed);
 	}
+	MV_STRS(r, sc->probe_skip_args, sc->nprobe_skip_args);
+	MV_ARR(r, sc->queries, sc->nqueries);
+	for (size_t k = 0; sc->queries && k < sc->nqueries && !r->bad; k++) {
+		struct probe_query *q = &sc->queries[k];
+		MV_STR(r, q->name), MV_STR(r, q->read), MV_STR(r, q->in), MV_STR(r, q->count), MV_STR(r, q->auxv);
+		MV_STRS(r, q->args, q->nargs);
+		MV_STRS(r, q->set, q->nset);
+		MV_REF(r, q->st, c->structs, c->nstructs);
+	}
 	MV_ARR(r, sc->results, sc->nresults);
 	for (size_t k = 0; sc->results && k < sc->nresults && !r->bad; k++) {
 		struct result_rule *rr = &sc->results[k];

@@ -137,6 +137,20 @@ const char *size_writeback_name(enum size_writeback w);
 
 struct serror { const char *errno_name, *meaning; };
 
+/* One of an interface's own questions ("probe": {"queries": [...]}): what a call writes or
+ * returns, read by name. With args or set it is a call of its own (the baseline's recipe plus
+ * these; queries in a row with the same ones share it), else what the baseline call wrote. */
+struct probe_query {
+	const char *name;        /* the answer's name in probe's report */
+	const char **args, **set; /* ARG=VALUE, FIELD=VALUE */
+	size_t nargs, nset;
+	const char *read;        /* "return", or a field of the struct read */
+	const char *in;          /* where that struct is: a pointer argument, or a field holding its address (NULL: the call's) */
+	const struct cstruct *st; /* the struct read (the call's, the argument's, or "struct") */
+	const char *count;       /* "FIELD:FLAG": count the entries of st after the call's struct, read giving how many */
+	const char *auxv;        /* a constant: the answer is the process's auxiliary vector entry (no call) */
+};
+
 struct expr_insn; /* model/expr.h */
 
 /* What a check depends on beyond the arguments (its "env"), as bits of struct check's env:
@@ -278,6 +292,10 @@ struct syscall {
 	const char **probe_refuses;     /* "FIELD:FLAG" this call refuses by design (EINVAL is "no") */
 	size_t nprobe_set, nprobe_args, nprobe_skip, nprobe_refuses;
 	const char *probe_note;
+	const char **probe_skip_args;   /* flags arguments the prober leaves alone (rseq's flags unregister) */
+	size_t nprobe_skip_args;
+	struct probe_query *queries;    /* the interface's own questions, answered by probe */
+	size_t nqueries;
 	bool designed;         /* made in the session (struct new … syscall new): no kernel has it */
 	bool check_fields;     /* the 2024 CHECK_FIELDS proposal covered it ('target sim --check-fields') */
 	enum sc_returns returns;

@@ -1410,6 +1410,83 @@ static void load_features(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
+/* ---- probe queries ---- */
+
+static const struct sarg *find_arg(const struct syscall *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (!strcmp(sc->args[i].name, name))
+			return &sc->args[i];
+	return NULL;
+}
+
+/* Where query q reads: the struct its "in" names (a pointer argument's, or "struct" for a
+ * field holding an address), else the call's; NULL with an error reported. */
+static const struct cstruct *query_struct(struct loader *L, json_t *qo, const struct syscall *sc, struct probe_query *q)
+{
+	const char *stn = get_str(L, qo, "struct", false, "a query");
+	const struct cstruct *st = stn ? catalog_find_struct(L->cat, stn) : sc->st;
+	if (stn && !st)
+		lerr(L, "unknown struct '%s'", stn);
+	if (!q->in || L->failed)
+		return st;
+	const struct sarg *a = find_arg(sc, q->in);
+	if (a && !stn)
+		st = a->st;
+	else if (!a && !(sc->st && cstruct_find_field(sc->st, q->in) && stn))
+		lerr(L, "'in' must be a pointer argument of %s, or a field of its struct with a 'struct'", sc->name);
+	if (!st && !L->failed)
+		lerr(L, "'in' %s points at no struct the catalogue knows", q->in);
+	return st;
+}
+
+static void load_query(struct loader *L, json_t *qo, const struct syscall *sc, struct probe_query *q)
+{
+	static const char *const qk[] = { "name", "args", "set", "read", "in", "struct", "count", "auxv", NULL };
+	if (!check_object(L, qo, "a query", qk))
+		return;
+	q->name = get_str(L, qo, "name", true, "a query");
+	q->args = get_strings(L, qo, "args", "a query", &q->nargs);
+	q->set = get_strings(L, qo, "set", "a query", &q->nset);
+	q->read = get_str(L, qo, "read", false, "a query");
+	q->in = get_str(L, qo, "in", false, "a query");
+	q->count = get_str(L, qo, "count", false, "a query");
+	q->auxv = get_str(L, qo, "auxv", false, "a query");
+	if (L->failed)
+		return;
+	if (!q->auxv == !q->read)
+		lerr(L, "a query has either 'read' or 'auxv'");
+	q->st = query_struct(L, qo, sc, q);
+	if (L->failed || !q->read || !strcmp(q->read, "return"))
+		return;
+	const struct cstruct *in_st = q->count ? sc->st : q->st; /* count: read is the call's */
+	if (!in_st || !cstruct_find_field(in_st, q->read))
+		lerr(L, "'read' %s is not a field of %s", q->read, in_st ? in_st->name : "a struct");
+	if (!q->count)
+		return;
+	char field[64];
+	const char *colon = strchr(q->count, ':');
+	int n = colon ? snprintf(field, sizeof(field), "%.*s", (int)(colon - q->count), q->count) : -1;
+	if (n < 0 || (size_t)n >= sizeof(field) || !q->st || !cstruct_find_field(q->st, field) || !colon[1])
+		lerr(L, "'count' %s is not FIELD:FLAG of an entry struct", q->count);
+}
+
+static void load_queries(struct loader *L, json_t *po, struct syscall *sc)
+{
+	json_t *arr = get_array(L, po, "queries", false, "'probe'");
+	if (!arr || L->failed)
+		return;
+	sc->queries = arena_alloc(L->a, sizeof(*sc->queries) * (json_array_size(arr) + 1));
+	push_key(L, "queries");
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		push_idx(L, i);
+		load_query(L, json_array_get(arr, i), sc, &sc->queries[i]);
+		pop(L);
+		sc->nqueries = i + 1;
+	}
+	pop(L);
+}
+
 static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 {
 	if (!check_object(L, o, "a syscall", syscall_keys))
@@ -1510,7 +1587,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_features(L, o, sc);
 	json_t *po = json_object_get(o, "probe");
 	if (po && !L->failed) {
-		static const char *const pk[] = { "set", "args", "note", "skip_fields", "refuses", NULL };
+		static const char *const pk[] = { "set", "args", "note", "skip_fields", "skip_args", "refuses", "queries", NULL };
 		push_key(L, "probe");
 		if (check_object(L, po, "'probe'", pk)) {
 			sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
@@ -1518,6 +1595,11 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 			sc->probe_note = get_str(L, po, "note", false, "'probe'");
 			sc->probe_skip = get_strings(L, po, "skip_fields", "'probe'", &sc->nprobe_skip);
 			sc->probe_refuses = get_strings(L, po, "refuses", "'probe'", &sc->nprobe_refuses);
+			sc->probe_skip_args = get_strings(L, po, "skip_args", "'probe'", &sc->nprobe_skip_args);
+			for (size_t i = 0; i < sc->nprobe_skip_args && !L->failed; i++)
+				if (!find_arg(sc, sc->probe_skip_args[i]))
+					lerr(L, "'skip_args': %s has no argument '%s'", sc->name, sc->probe_skip_args[i]);
+			load_queries(L, po, sc);
 			for (size_t i = 0; i < sc->nprobe_refuses && !L->failed; i++) {
 				const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
 				if (!colon || feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
@@ -1887,6 +1969,11 @@ static int check_features(const struct syscall *sc, struct sbuf *why)
 	bool unique = sorted_unique(v, sc->nfeatures);
 	free(v);
 	CHECK(unique, "%s: a feature named twice", sc->name);
+	for (size_t i = 0; i < sc->nqueries; i++)
+		CHECK(sc->queries[i].name && !sc->queries[i].read != !sc->queries[i].auxv,
+		      "%s: a probe query", sc->name);
+	for (size_t i = 0; i < sc->nprobe_skip_args; i++)
+		CHECK(find_arg(sc, sc->probe_skip_args[i]), "%s: skip_args", sc->name);
 	for (size_t i = 0; i < sc->nprobe_refuses; i++) {
 		const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
 		CHECK(colon && feature_known(sc, f, (size_t)(colon - f), colon + 1) == 2, "%s: refuses '%s'", sc->name, f);
@@ -2157,7 +2244,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 12 /* format version */ };
+		sizeof(struct expr_insn), 13 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)
