@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/io_uring.h>
+#include <linux/userfaultfd.h>
 #include "base/diag.h"
 #include "base/sig.h"
 #include "kernel/sandbox.h"
@@ -196,11 +198,11 @@ static long raw_clone3(void *args, uint64_t size)
 			 "syscall\n"
 			 "1:"
 			 : "=a"(ret)
-			 : "0"(435L), "D"(args), "S"(size)
+			 : "0"((long)SYS_clone3), "D"(args), "S"(size)
 			 : "rcx", "r11", "memory");
 	return ret;
 #elif defined(__aarch64__)
-	register long x8 __asm__("x8") = 435;
+	register long x8 __asm__("x8") = SYS_clone3;
 	register long x0 __asm__("x0") = (long)args;
 	register long x1 __asm__("x1") = (long)size;
 	__asm__ volatile("svc #0\n\t"
@@ -259,11 +261,11 @@ long invoke_prep(enum prep_kind k, int *err)
 	} else if (k == PREP_UFFD) {
 		fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0 && errno == EPERM)
-			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */);
+			fd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
 	} else if (k == PREP_IOURING) {
-		unsigned char params[120];
-		memset(params, 0, sizeof(params));
-		fd = syscall(SYS_io_uring_setup, 1, params);
+		struct io_uring_params params;
+		memset(&params, 0, sizeof(params));
+		fd = syscall(SYS_io_uring_setup, 1, &params);
 	} else if (k == PREP_DIR) {
 		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the sandbox itself */
 	}
