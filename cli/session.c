@@ -55,6 +55,10 @@ void session_stop_guests(struct session *s)
 struct vm_guest *session_guest(struct session *s, const char *version)
 {
 	size_t i, free_slot = ARRAY_SIZE(s->guests);
+	char release[16];
+	uint32_t v;
+	if (kver_parse(version, &v, 0) == 0) /* 6.1.192 is the 6.1 guest */
+		version = kver_str(kver_release(v), release);
 	for (i = 0; i < ARRAY_SIZE(s->guests); i++) {
 		if (s->guests[i] && !strcmp(s->guest_version[i], version)) {
 			if (vm_alive(s->guests[i]))
