@@ -46,7 +46,7 @@ struct expr_scope {
 struct expr_env {
 	const struct catalog *cat;
 	const struct syscall *sc;
-	const struct cstruct *st;
+	const struct cstruct *st; /* the call's struct even when the caller passed none (buf NULL) */
 	const unsigned char *buf; /* the struct as the caller wrote it */
 	size_t seen;              /* bytes of it the kernel read; fields past it read as 0 */
 	const uint64_t *args;     /* the six argument registers */

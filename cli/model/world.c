@@ -31,6 +31,8 @@ enum world_lookup world_lookup(const char *path)
 		size_t n = strcspn(p, "/");
 		if (n == 2 && !strncmp(p, "..", 2))
 			return WL_UNKNOWN;
+		if (n == 1 && *p == '.' && at != WL_DIR)
+			return WL_NOTDIR; /* "." is looked up in what came before: "file/." */
 		if (n && !(n == 1 && *p == '.')) {
 			if (at != WL_DIR)
 				return WL_NOTDIR;

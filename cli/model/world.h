@@ -38,7 +38,8 @@ enum world_lookup {
 	WL_DIR,       /* a directory */
 	WL_MISSING,   /* a component does not exist (ENOENT) */
 	WL_NOTDIR,    /* a component before the last is not a directory (ENOTDIR) */
-	WL_UNKNOWN,   /* outside the sandbox (absolute, "..", or past mnt/): the host's world */
+	WL_UNKNOWN,   /* outside the sandbox (absolute or ".."): the host's world; below dir/ and
+		       * mnt/ nothing exists (mnt/ of a namespace call is an empty tmpfs) */
 };
 enum world_lookup world_lookup(const char *path);
 /* The directory path's last name goes into (what a call that creates it looks up). */
