@@ -70,13 +70,24 @@ static void print_bitmap(struct out *o, const struct probe_run *run)
 	}
 }
 
-/* What qualifies a holder's answers: a request mask whose unknown bits the kernel ignores,
- * flags told known by the order of the checks (a descriptor the prober cannot make), and
- * answers that depend on the sandbox's file system. */
-static void holder_notes(struct out *o, const struct probe_report *r, const char *holder, struct sbuf *details)
+/* Is the struct field holder one the running kernel's struct does not reach? */
+static bool holder_past(const struct probe_report *r, const char *holder)
+{
+	const struct field *f = r->sc->st && r->available == ANS_YES ? cstruct_find_field(r->sc->st, holder) : NULL;
+	return f && probe_past_struct(r, (int)f->offset, f->elem_size);
+}
+
+/* What qualifies a holder's answers: a field past the kernel's struct, a request mask whose
+ * unknown bits the kernel ignores, flags told known by the order of the checks (a descriptor
+ * the prober cannot make), and answers that depend on the sandbox's file system. */
+static void holder_notes(struct out *o, const struct probe_report *r, const char *holder, bool past, struct sbuf *details)
 {
 	bool ignores = probe_ignores_unknown(r->sc, holder);
 	out_bool(o, "ignores_unknown_bits", ignores);
+	out_bool(o, "past_kernel_struct", past);
+	if (past)
+		sbuf_addf(details, "    %s: past the kernel's %d-byte struct (a nonzero byte there is E2BIG): nothing in it is supported\n",
+			  holder, r->ksize);
 	if (ignores)
 		sbuf_addf(details, "    %s: a request mask: the kernel ignores the bits it does not know, so they were not probed\n", holder);
 	struct sbuf order = SBUF_INIT, fs = SBUF_INIT;
@@ -178,10 +189,11 @@ static void print_report(struct out *o, const struct probe_report *r)
 		}
 		for (size_t i = 0; i < r->nflags; i++)
 			total += r->flags[i].name && !strcmp(r->flags[i].holder, hs[h]);
-		holder_notes(o, r, hs[h], &details);
+		bool past = holder_past(r, hs[h]);
+		holder_notes(o, r, hs[h], past, &details);
 		out_end(o);
 		out_text(o, "  %s %u/%u", hs[h], yes, total);
-		if (no.len)
+		if (no.len && !past)
 			sbuf_addf(&details, "    %s: unsupported:%s\n", hs[h], no.buf);
 		if (inc.len)
 			sbuf_addf(&details, "    %s: inconclusive:%s\n", hs[h], inc.buf);

@@ -12,7 +12,7 @@
 #include "kernel/systable.h"
 #include "base/banned.h"
 
-#define CACHE_FORMAT "xsc-probe-3"
+#define CACHE_FORMAT "xsc-probe-4"
 
 static uint64_t fnv(uint64_t h, const char *s)
 {

@@ -749,6 +749,10 @@ static void probe_flags(struct sprobe *p)
 		struct fprobe *fp = &p->fp[i];
 		if (fp->inconclusive)
 			continue;
+		/* a field past the kernel's struct is not passed at the declared size: the call
+		 * would answer for the struct without it. Not run; the report says why. */
+		if (fp->field_off >= 0 && (uint64_t)fp->field_off + fp->width > declared)
+			continue;
 		uint64_t a[6];
 		memcpy(a, p->plan.req.args, sizeof(a));
 		uint64_t size = apply_fprobe(p, fp, p->plan.req.buf, a, declared);
@@ -1019,9 +1023,17 @@ static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t 
 		fa->err = fp->err;
 		fa->unknown_err = fp->standin ? fp->unknown_err : 0; /* the order decided only these */
 		fa->fs_dependent = fp->fs_dependent;
-		if (fp->inconclusive || r->available != ANS_YES) {
+		if (r->available != ANS_YES) {
 			fa->answer = ANS_INCONCLUSIVE;
-			fa->reason = fp->inconclusive ? fp->inconclusive : "the call is not available";
+			fa->reason = "the call is not available";
+		} else if (probe_past_struct(r, fp->field_off, fp->width)) {
+			/* the kernel cannot read the field: a nonzero byte in it is E2BIG (the size
+			 * the bisection measured), whatever the bit */
+			fa->answer = ANS_NO;
+			fa->reason = "its field lies past the running kernel's struct: a nonzero byte there is E2BIG";
+		} else if (fp->inconclusive) {
+			fa->answer = ANS_INCONCLUSIVE;
+			fa->reason = fp->inconclusive;
 		} else if (fp->standin) {
 			fa->answer = standin_answer(fp, &fa->reason);
 		} else {
@@ -1042,6 +1054,11 @@ static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t 
 			r->queries[r->nqueries++] = (struct query_answer){ p->rq[i].name, (int64_t)v, v != 0 };
 		}
 	probe_fill_bitmap(r);
+}
+
+bool probe_past_struct(const struct probe_report *r, int field_off, unsigned width)
+{
+	return field_off >= 0 && r->ksize >= 0 && (uint64_t)field_off + width > (uint64_t)r->ksize;
 }
 
 void probe_fill_bitmap(struct probe_report *r)

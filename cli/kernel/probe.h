@@ -70,6 +70,10 @@ bool probe_feature(const struct probe_report *r, size_t bit, bool *known);
 /* A flags word whose unknown bits the kernel ignores by design (the catalogue's rules'
  * ignore_unknown: a request mask): they are not probed. */
 bool probe_ignores_unknown(const struct syscall *sc, const char *holder);
+/* Does a field at field_off of width bytes lie (partly) past the kernel's struct, as the
+ * report measured it? Such a field is one the kernel cannot read: a nonzero byte there is
+ * E2BIG, so none of its flags is supported. */
+bool probe_past_struct(const struct probe_report *r, int field_off, unsigned width);
 /* Can this syscall be probed at all? */
 bool probe_supported(const struct syscall *sc, const char **why);
 #endif

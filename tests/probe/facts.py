@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Checks a `probe --json` document: its shape (DESIGN §4) always; with --facts, its answers
-against kernel-facts.md (§21 summary table, §22, "Live measurements on 6.18").
+"""Checks a `probe --json` document: its shape (DESIGN §4) and that a field past the kernel's
+struct supports nothing, always; with --facts, its answers against kernel-facts.md (§21
+summary table, §22, "Live measurements on 6.18"), where a word's flags are split into
+supported and unsupported by the catalogue's "since" against the running kernel.
 
 usage: facts.py PROBE_JSON DATADIR [--facts]
 Prints one line per problem; exit 1 when there is any.
@@ -37,6 +39,7 @@ def main():
     data = sys.argv[2]
     facts = "--facts" in sys.argv[3:]
     features, since, recipes = {}, {}, {}
+    flagsets, structs, struct_of = {}, {}, {}
     for path in glob.glob(os.path.join(data, "*.json")):
         if path.endswith("schema.json"):
             continue
@@ -44,7 +47,12 @@ def main():
         for sc in d.get("syscalls", []):
             if "features" in sc:
                 features[sc["name"]] = sc["features"]
+            if sc.get("struct"):
+                struct_of[sc["name"]] = sc["struct"]
+        for st in d.get("structs", []):
+            structs[st["name"]] = {f["name"]: f for f in st.get("fields", [])}
         for fs in d.get("flagsets", []):
+            flagsets[fs["name"]] = fs
             for f in fs["flags"]:
                 since.setdefault(f["name"], f.get("since"))
 
@@ -106,6 +114,17 @@ def main():
                         bad("%s: %s: unknown bit %s is not one bit" % (n, h, b))
                 except (TypeError, ValueError):
                     bad("%s: %s: unknown bit %r is not hex" % (n, h, b))
+        # a field that starts past the kernel's struct is one the kernel cannot read: a
+        # nonzero byte there is E2BIG, so none of its flags and no unknown bit is accepted
+        fields = structs.get(struct_of.get(n), {})
+        for h, v in flags.items():
+            f = fields.get(h)
+            if not isinstance(v, dict) or not f or not is_int(ks) or f["offset"] < ks:
+                continue
+            if v.get("supported") or v.get("unknown_bits_accepted") or (v.get("inconclusive") and s.get("available") == "yes"):
+                bad("%s: %s lies at %d, past the kernel's %d-byte struct, yet supported %r, inconclusive %r, "
+                    "unknown bits accepted %r" % (n, h, f["offset"], ks, v.get("supported"), v.get("inconclusive"),
+                                                  v.get("unknown_bits_accepted")))
         if not isinstance(s.get("queries"), dict):
             bad("%s: queries is not an object" % n)
         bm = s.get("bitmap")
@@ -244,12 +263,30 @@ def main():
                 bad("%s: %s: unknown bits accepted %s; kernel-facts: all other bits EINVAL" %
                     (n, h, by[n]["flags"][h]["unknown_bits_accepted"]))
     expect("mount_setattr", "flags", ["AT_RECURSIVE"], "supported")
-    # landlock §11: fs 0xffff, net 0x3, scoped 0x3
-    ll = (by.get("landlock_create_ruleset") or {}).get("flags", {})
-    for h, cnt in (("handled_access_fs", 16), ("handled_access_net", 2), ("scoped", 2)):
-        v = ll.get(h) or {}
-        if len(v.get("supported", [])) != cnt or v.get("unsupported") or v.get("unknown_bits_accepted"):
-            bad("landlock_create_ruleset: %s %r, kernel-facts: exactly the %d known bits" % (h, v, cnt))
+    kv = ver(doc["kernel"].split("-")[0])[:2]
+
+    def by_since(n, h, fsname, mask):
+        """The flags of fsname the catalogue dates at or before this kernel are supported, the
+        later ones unsupported, no unknown bit accepted; the older ones make up mask, what
+        kernel-facts measured on 6.18."""
+        v = ((by.get(n) or {}).get("flags") or {}).get(h) or {}
+        flags = [f for f in flagsets[fsname]["flags"] if not f.get("mask") and int(str(f["value"]), 0)]
+        old = sorted(f["name"] for f in flags if f.get("since") and ver(f["since"])[:2] <= kv)
+        new = sorted(f["name"] for f in flags if f["name"] not in old)
+        got = 0
+        for f in flags:
+            if f["name"] in old:
+                got |= int(str(f["value"]), 0)
+        if got != mask:
+            bad("%s: %s: the catalogue dates %#x at or before %s, kernel-facts measured %#x" % (n, h, got, doc["kernel"], mask))
+        if sorted(v.get("supported", [])) != old or sorted(v.get("unsupported", [])) != new or v.get("inconclusive") \
+                or v.get("unknown_bits_accepted"):
+            bad("%s: %s %r; by the catalogue's dates: supported %s, unsupported %s" % (n, h, v, old, new))
+
+    # landlock §11: fs 0xffff, net 0x3, scoped 0x3; the rights of a newer ABI unsupported
+    by_since("landlock_create_ruleset", "handled_access_fs", "landlock_access_fs", 0xffff)
+    by_since("landlock_create_ruleset", "handled_access_net", "landlock_access_net", 0x3)
+    by_since("landlock_create_ruleset", "scoped", "landlock_scope", 0x3)
     expect("landlock_create_ruleset", "flags", ["LANDLOCK_CREATE_RULESET_VERSION", "LANDLOCK_CREATE_RULESET_ERRATA"],
            "supported")
     # statx §20.1: reserved bit EINVAL, unknown mask bits silently dropped
@@ -275,19 +312,26 @@ def main():
     expect("file_setattr", "fa_xflags", ["FS_XFLAG_EXTSZINHERIT"], "unsupported")
     expect("file_setattr", "fa_xflags", ["FS_XFLAG_PROJINHERIT", "FS_XFLAG_IMMUTABLE", "FS_XFLAG_APPEND",
                                          "FS_XFLAG_NOATIME"], "supported")
-    # userfaultfd §20.2: all 17 feature bits
-    uf = (by.get("UFFDIO_API") or {}).get("flags", {}).get("features", {})
-    if len(uf.get("supported", [])) != 17 or uf.get("unsupported"):
-        bad("UFFDIO_API: features %r, kernel-facts: all 17 bits" % uf)
+    # userfaultfd §20.2: the 17 feature bits of 6.18 (0x1ffff), the later ones unsupported
+    by_since("UFFDIO_API", "features", "uffd_features", 0x1ffff)
     # No false "no": a flag the catalogue dates at or before this kernel is only "unsupported"
     # where kernel-facts measured EINVAL for it; otherwise the probe lacked a companion and
     # must say "inconclusive".
     measured_einval = {("clone3", "CLONE_DETACHED"), ("file_setattr", "FS_XFLAG_EXTSZINHERIT"),
                        ("statx", "STATX__RESERVED"), ("getxattrat", "XATTR_CREATE"),
                        ("getxattrat", "XATTR_REPLACE")}
-    kv = ver(doc["kernel"].split("-")[0])[:2]
     for s in scs:
+        fields = structs.get(struct_of.get(s["name"]), {})
         for h, v in s["flags"].items():
+            if h in fields and is_int(s["kernel_size"]) and fields[h]["offset"] >= s["kernel_size"]:
+                continue  # a field past the kernel's struct: nothing in it is supported (checked above)
+            # a flag the catalogue dates after this kernel is not supported, unless the word
+            # is a request mask whose unknown bits the kernel ignores
+            for f in v["supported"]:
+                sn = since.get(f)
+                if sn and ver(sn)[:2] > kv and not v.get("ignores_unknown_bits"):
+                    bad("%s: %s:%s reported supported, but the catalogue dates it from %s and this is %s"
+                        % (s["name"], h, f, sn, doc["kernel"]))
             for f in v["unsupported"]:
                 sn = since.get(f)
                 if sn and ver(sn)[:2] <= kv and (s["name"], f) not in measured_einval:

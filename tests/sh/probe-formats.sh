@@ -118,7 +118,7 @@ printf '{"key": "xsc-probe-1 garbage' >"$cache"
 x probe --json >corrupt.json 2>corrupt.err
 rc=$?
 [ $rc -eq 0 ] || { no "probe with a corrupted cache exited $rc"; cat corrupt.err; }
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["key"].startswith("xsc-probe-3 ")' "$cache" 2>/dev/null ||
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["key"].startswith("xsc-probe-4 ")' "$cache" 2>/dev/null ||
 	no "the corrupted cache was not rewritten"
 printf '\0\377not json at all' >"$cache"
 x probe openat2 >/dev/null 2>&1 || no "probe with a binary-garbage cache failed"

@@ -3,7 +3,8 @@
 # page with a zero tail is accepted by 5.10.223 and refused (E2BIG) by 6.1.192, the 6.12
 # change backported; Landlock's ABI is 2, 6, 7 and 11 (none on 5.10); clone3 with
 # CLONE_INTO_CGROUP at size 80 (below CLONE_ARGS_SIZE_VER2) is EINVAL everywhere;
-# mount_setattr is ENOSYS on 5.10. Each script checks itself with expect; two guests boot
+# mount_setattr is ENOSYS on 5.10; the prober in the 6.1 guest finds the fields past its
+# 8-byte struct unsupported. Each script checks itself with expect; two guests boot
 # at a time. A call prints as a live one does; --json names the guest's kernel; the prober
 # runs in a guest too (probe --kernel).
 set -u
@@ -53,6 +54,19 @@ for v in 5.10 6.1 6.12 6.18 7.3; do
 done
 grep -q '"landlock_abi": 2' 6.1.out && grep -q '"kernel": "vm 6.1 (Debian' 6.1.out ||
 	{ echo "FAIL: probe --kernel 6.1 did not find Landlock ABI 2"; grep -A3 '"kernel"\|landlock_abi' 6.1.out; fail=1; }
+# the guest's probe: 6.1's struct is 8 bytes, so handled_access_net and scoped (and the
+# later fields) lie past it: nothing in them is supported (facts.py's shape checks say so)
+python3 - 6.1.out >probe61.json <<'PY'
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["top"], "tests"))
+from jsondocs import docs
+print(json.dumps([d for d in docs(open(sys.argv[1]).read()) if isinstance(d, dict) and "syscalls" in d][0]))
+PY
+python3 "$top/tests/probe/facts.py" probe61.json "$top/data" >probe61.out || { echo "FAIL: probe --kernel 6.1:"; cat probe61.out; fail=1; }
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["syscalls"][0]["flags"]
+assert f["handled_access_net"]["past_kernel_struct"] and not f["handled_access_net"]["supported"], f["handled_access_net"]
+assert f["scoped"]["past_kernel_struct"] and not f["scoped"]["supported"], f["scoped"]' probe61.json ||
+	{ echo "FAIL: probe --kernel 6.1 accepts a field past its 8-byte struct"; fail=1; }
 # the same line as a live call's, and the guest named in --json
 grep -q '"target": "vm 6.1 (Debian 6.1.[0-9]*-[0-9a-z~.+]*)"' 6.1.out || { echo "FAIL: --json does not name the guest"; cat 6.1.out; fail=1; }
 $XSC --data "$top/data" --json -c 'new openat2; set flags O_RDONLY; size 4097; call openat2' >live.out 2>&1
