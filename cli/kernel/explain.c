@@ -228,7 +228,7 @@ static void say_lines(struct explanation *e, const char *prefix, const char *lin
 		say(e, "%s%.*s", prefix, (int)strcspn(p, "\n"), p);
 }
 
-/* The check that gave the answer, in words, with its condition. */
+/* The check that gave the answer, in words, with its condition (check_why). */
 static void say_check(struct explanation *e, const struct catalog *cat, const struct call_plan *plan,
 		      const struct check *ck, uint32_t kv)
 {
@@ -236,8 +236,6 @@ static void say_check(struct explanation *e, const struct catalog *cat, const st
 	struct expr_env env = check_env(cat, plan, ck, kv);
 	check_why(&sb, ck, &env);
 	say_lines(e, "", sb.buf);
-	if (strcmp(ck->text, "1")) /* an env check reached whatever the arguments */
-		say(e, "the check: if %s%s", ck->text, check_before_copy_in(plan->req.sc, ck) ? " (before the struct is copied)" : "");
 	sbuf_release(&sb);
 }
 

@@ -84,4 +84,7 @@ void check_why(struct sbuf *sb, const struct check *ck, const struct expr_env *e
 		if (ck->code[i].op == XO_UNKNOWN_FIELD || ck->code[i].op == XO_UNKNOWN_ARG)
 			unknown_words(sb, &ck->code[i], env);
 	sbuf_addf(sb, "%s; source: %s\n", ck->why, ck->source);
+	if (strcmp(ck->text, "1")) /* "1": a check of the world, reached whatever the arguments */
+		sbuf_addf(sb, "the check: if %s%s\n", ck->text,
+			  env->sc && check_before_copy_in(env->sc, ck) ? " (before the struct is copied)" : "");
 }

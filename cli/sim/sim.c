@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/checkwhy.h"
 #include "model/expr.h"
 #include "model/kver.h"
 #include "model/world.h"
@@ -83,22 +84,6 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 	else
 		say(why, "bit %u of %s is unknown to every kernel the catalogue knows", n, holder);
 	return false;
-}
-
-/* Names the check that fired and its place in the kernel; for unknown(X) alone, which bit. */
-static void explain_check(const struct syscall *sc, const struct check *ck, const struct expr_env *env,
-			  struct sbuf *why)
-{
-	const struct expr_insn *x = ck->code;
-	if (ck->ncode == 1 && x->op == XO_UNKNOWN_FIELD) {
-		const struct field *f = &sc->st->fields[x->idx];
-		struct expr_insn value = { XO_FIELD, x->idx, 0 };
-		check_word(sc, f->name, f->flagset, expr_eval(&value, 1, env), env->kv, why);
-	} else if (ck->ncode == 1 && x->op == XO_UNKNOWN_ARG) {
-		const struct sarg *a = &sc->args[x->idx];
-		check_word(sc, a->name, a->flagset, env->args[x->idx], env->kv, why);
-	}
-	say(why, "%s (%s: %s)", ck->why, ck->source, ck->text);
 }
 
 /* ---- the world: checks that depend on state outside the arguments ---- */
@@ -522,7 +507,7 @@ static int run_checks(struct run *r)
 				outcome_add_possible(r->o, errno_from_name(ck->errnos[k]));
 		}
 		if (d == D_FAIL) {
-			explain_check(r->sc, ck, &env, r->why);
+			check_why(r->why, ck, &env); /* the live explanations' words */
 			r->o->check = ck;
 			return e;
 		}
