@@ -46,7 +46,8 @@ XCFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-SRCS     := $(sort $(wildcard cli/*.c cli/*/*.c))
+# cli/guest/init.c is the /init of the VM guests, a program of its own (linked statically below)
+SRCS     := $(sort $(filter-out cli/guest/%,$(wildcard cli/*.c cli/*/*.c)))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -84,8 +85,8 @@ all: deps
 build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(BUILD)/guest/initramfs.cpio
 
 # The agent of 'target vm' guests: xsc's own call runner, linked statically, as /init of a
-# small initramfs (guest/init.c); xsc looks for it beside itself.
-$(BUILD)/guest/init: guest/init.c $(BUILD)/libxsc-core.a
+# small initramfs (cli/guest/init.c); xsc looks for it beside itself.
+$(BUILD)/guest/init: cli/guest/init.c $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) -static -o $@ $< $(BUILD)/libxsc-core.a -ljansson
 

@@ -1,6 +1,6 @@
 /* vm: real kernels in qemu ('target vm VERSION'). A guest boots one of Debian's images
  * (kernel/kimage.h) with xsc's agent as /init: a static build of this layer's call runner
- * (guest/init.c), which receives call plans and returns outcomes over the first serial port
+ * (cli/guest/init.c), which receives call plans and returns outcomes over the first serial port
  * (kernel/vmwire.h); invoke_run hands a plan whose guest is set to vm_run, so a call, its
  * explanation's follow-up calls and its write-back go as a live call's do.
  * Guests have no network and 256 MiB; qemu runs in a process group of its own (the

@@ -19,7 +19,7 @@ layer() {
 	docs/*) echo "3 docs" ;;
 	session.[ch]) echo "4 session" ;;
 	cmd/*) echo "5 cmd" ;;
-	main.c | repl.[ch]) echo "6 front" ;;
+	main.c | repl.[ch] | guest/*) echo "6 front" ;; # guest/: the /init of the VM guests, a program of its own
 	*) echo "" ;;
 	esac
 }
