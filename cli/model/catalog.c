@@ -455,7 +455,7 @@ static const char *const env_kind_names[ENV_NKINDS] = {
 	[ENV_PATH] = "path", [ENV_FD] = "fd", [ENV_POINTER] = "pointer", [ENV_PRIVILEGE] = "privilege",
 	[ENV_HARDWARE] = "hardware", [ENV_LSM] = "lsm", [ENV_FILESYSTEM] = "filesystem",
 	[ENV_OBJECT] = "object", [ENV_PID] = "pid", [ENV_MEMORY] = "memory",
-	[ENV_SIGNAL] = "signal",
+	[ENV_CONFIG] = "config", [ENV_SIGNAL] = "signal",
 };
 
 const char *env_kind_name(enum env_kind k) { return env_kind_names[k]; }

@@ -159,6 +159,7 @@ struct expr_insn; /* model/expr.h */
 enum env_kind {
 	ENV_PATH, ENV_FD, ENV_POINTER, ENV_PRIVILEGE, ENV_HARDWARE, ENV_LSM, ENV_FILESYSTEM,
 	ENV_OBJECT, ENV_PID, ENV_MEMORY,
+	ENV_CONFIG, /* the kernel's build configuration (CONFIG_*): an option a kernel may lack */
 	ENV_SIGNAL, /* the caller's signal dispositions: what an effect of success depends on */
 	ENV_NKINDS
 };

@@ -218,7 +218,7 @@ static void decode_uncertainty(struct sbuf *sb, const struct catalog *cat, const
 		[ENV_PATH] = "the path", [ENV_FD] = "the descriptor", [ENV_POINTER] = "the memory pointed at",
 		[ENV_PRIVILEGE] = "privilege", [ENV_HARDWARE] = "the hardware", [ENV_LSM] = "the LSMs",
 		[ENV_FILESYSTEM] = "the filesystem", [ENV_OBJECT] = "what exists", [ENV_PID] = "the process",
-		[ENV_MEMORY] = "memory", [ENV_SIGNAL] = "how the caller handles the signal",
+		[ENV_MEMORY] = "memory", [ENV_CONFIG] = "the kernel's configuration", [ENV_SIGNAL] = "how the caller handles the signal",
 	};
 	if (!o->simulated || (!o->uncertain && !o->plausible_pid))
 		return;
