@@ -86,6 +86,17 @@ build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(BUILD)/guest
 
 # The agent of 'target vm' guests: xsc's own call runner, linked statically, as /init of a
 # small initramfs (cli/guest/init.c); xsc looks for it beside itself.
+ifeq ($(SANITIZE),1)
+# A static program cannot carry the sanitizers' runtimes: a sanitized xsc boots the plain
+# build's guest (the host half, which is what the sanitizers watch, is this build's).
+.PHONY: guest-plain
+guest-plain:
+	@$(MAKE) --no-print-directory SANITIZE= BUILD=build build/guest/initramfs.cpio
+
+$(BUILD)/guest/initramfs.cpio: guest-plain
+	@mkdir -p $(@D)
+	@cmp -s build/guest/initramfs.cpio $@ || cp build/guest/initramfs.cpio $@
+else
 $(BUILD)/guest/init: cli/guest/init.c $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) -static -o $@ $< $(BUILD)/libxsc-core.a -ljansson
@@ -95,6 +106,7 @@ $(BUILD)/guest/initramfs.cpio: $(BUILD)/guest/init
 	@cp $< $(BUILD)/guest/root/init
 	@cd $(BUILD)/guest/root && find . | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 >../initramfs.cpio.tmp
 	@mv $(BUILD)/guest/initramfs.cpio.tmp $@
+endif
 
 $(BUILD)/xsc: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
