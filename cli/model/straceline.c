@@ -185,6 +185,8 @@ static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, in
 	if (wb)
 		*wb = '\0';
 	l->buf_arg = i;
+	free(l->struct_text); /* a call with two struct arguments keeps the last, as the kernel's size is its */
+	structbuf_free(l->b);
 	l->struct_text = xstrdup(a);
 	l->b = structbuf_new("explained", l->sc->st, l->sc);
 	memset(l->b->data, 0, l->b->len);

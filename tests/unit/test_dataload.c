@@ -117,7 +117,7 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		       same_str(x->source, y->source) && same_str(x->why, y->why) && x->since == y->since &&
 		       x->until == y->until && x->step == y->step && x->placed == y->placed && x->ncode == y->ncode &&
 		       same_strs(x->errnos, x->nerrnos, y->errnos, y->nerrnos) && x->env == y->env &&
-		       !memcmp(x->code, y->code, x->ncode * sizeof(*x->code));
+		       (!x->ncode || !memcmp(x->code, y->code, x->ncode * sizeof(*x->code)));
 	}
 	for (size_t i = 0; same && i < a->nlineage; i++)
 		same = same_str(a->lineage[i].name, b->lineage[i].name) && same_str(a->lineage[i].why, b->lineage[i].why) &&

@@ -69,5 +69,6 @@ int main(void)
 	   "unknown(resolve) names 33 bits of a sign-extended int");
 	ok(strstr(sb.buf, "source: fs/open.c") != NULL, "and the check's source");
 	sbuf_release(&sb);
+	catalog_free(cat);
 	return tap_done();
 }

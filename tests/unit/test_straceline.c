@@ -62,9 +62,8 @@ static void test_file(const char *path, const char *name)
 			sbuf_reset(&dec);
 			decode_struct(&dec, cat, l.sc->st, l.b->data, l.b->len, decode_shown_size(l.sc, l.sc->st, l.size), 0);
 			compared++;
-			if (strace_decodes_by_version(&l))
-				continue;
-			is_str(dec.buf, l.struct_text, "%s line %d: the struct decodes back to strace's text", name, n);
+			if (!strace_decodes_by_version(&l))
+				is_str(dec.buf, l.struct_text, "%s line %d: the struct decodes back to strace's text", name, n);
 		}
 		strace_line_release(&l);
 	}
