@@ -25,11 +25,25 @@ set sched_deadline 1
 size VER0
 call sched_getattr
 XSC
-"$XSC" --data "$top/data" --json show sched_attr >layout.json
-"$XSC" --data "$top/data" --json fills.xsc >live.json 2>live.err || { cat live.err; exit 1; }
-{ echo "target sim $rel"; cat fills.xsc; } >sim.xsc
+# PIDFD_GET_INFO's mask on the live pidfd xsc prepares (its own process): the bits it answers
+cat >pidfd.xsc <<'XSC'
+new PIDFD_GET_INFO
+set mask PIDFD_INFO_PID|PIDFD_INFO_CREDS
+call PIDFD_GET_INFO
+set mask 0
+call PIDFD_GET_INFO
+set mask PIDFD_INFO_COREDUMP
+call PIDFD_GET_INFO
+XSC
+rc=0
+for t in sched_attr:fills pidfd_info:pidfd; do
+st=${t%%:*} x=${t#*:}
+"$XSC" --data "$top/data" --json show $st >layout.json
+"$XSC" --data "$top/data" --json $x.xsc >live.json 2>live.err || { cat live.err; exit 1; }
+{ echo "target sim $rel"; cat $x.xsc; } >sim.xsc
 "$XSC" --data "$top/data" --json sim.xsc >sim.json 2>sim.err || { cat sim.err; exit 1; }
-python3 - layout.json live.json sim.json <<'PY'
+echo "$st:"
+python3 - layout.json live.json sim.json <<'PY' || rc=1
 import json, os, re, sys
 sys.path.insert(0, os.path.join(os.environ["top"], "tests"))
 from jsondocs import calls, docs
@@ -60,3 +74,5 @@ for i, (l, s) in enumerate(zip(live, sim)):
 print("sim-fills: %d calls, %d bytes compared, %d differ" % (len(live), compared, bad))
 sys.exit(1 if bad else 0)
 PY
+done
+exit $rc
