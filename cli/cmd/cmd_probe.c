@@ -267,10 +267,15 @@ static int get_answers(struct session *s, const struct probe_opts *po, struct pr
 	for (size_t i = 0; i < po->n; i++) {
 		const struct syscall *sc = catalog_find_syscall(s->cat, po->names[i]);
 		const char *why;
-		if (!sc)
-			return err("probe: no syscall named '%s'", po->names[i]);
-		if (!probe_supported(sc, &why))
-			return err("probe: cannot probe %s: %s", po->names[i], why);
+		/* -1 spelled out: the callers read run only when this is not negative */
+		if (!sc) {
+			err("probe: no syscall named '%s'", po->names[i]);
+			return -1;
+		}
+		if (!probe_supported(sc, &why)) {
+			err("probe: cannot probe %s: %s", po->names[i], why);
+			return -1;
+		}
 	}
 	struct vm_guest *g = session_guest(s, po->kernel);
 	return g ? vm_probe(g, s->cat, po->names, po->n, run) : -1;

@@ -38,11 +38,13 @@ static int target_vm(struct session *s, const char *version)
 	int r = kimages_load(cat->dir, &ks);
 	struct kimage *k = r ? NULL : kimages_find(&ks, version);
 	const char *bad = !k ? NULL : !k->present ? "it is not fetched" : kimage_check(k);
-	if (!r && !k)
+	if (r) {
+		/* kimages_load has said why */
+	} else if (!k) {
 		r = err("target vm: xsc knows no kernel '%s' ('kernels' lists them)", version);
-	else if (!r && bad)
+	} else if (bad) {
 		r = err("target vm %s: %s; 'kernels fetch %s' downloads it", version, bad, k->version);
-	if (!r) {
+	} else {
 		free(s->vm_version);
 		s->vm_version = xstrdup(k->version);
 		s->sim = false;

@@ -149,6 +149,8 @@ static bool set_names(const struct flagset *fs, const char *flag)
 static bool answer_fits(const struct syscall *sc, const struct flag_answer *fa)
 {
 	bool fits = false;
+	if (!fa->holder) /* json_unpack's "s" never gives NULL; a holder without a name fits nothing */
+		return false;
 	for (size_t i = 0; sc->st && i < sc->st->nfields; i++)
 		fits |= !strcmp(sc->st->fields[i].name, fa->holder) && set_names(sc->st->fields[i].flagset, fa->name);
 	for (size_t i = 0; i < sc->nargs; i++)

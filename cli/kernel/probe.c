@@ -664,6 +664,14 @@ static uint64_t mono_us(void)
 
 static int fd_base;
 
+/* The struct buffer back as the plan built it. pristine is copied from it, so a probe with
+ * one has the other; both are checked so that a probe without a buffer never copies. */
+static void restore_buf(struct sprobe *p)
+{
+	if (p->pristine && p->plan.req.buf)
+		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+}
+
 /* One call with args a and the declared size; restores the buffer afterwards unless keep.
  * Returns 0 on success, else the errno; *ret gets the return value. */
 static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, long *ret)
@@ -686,8 +694,8 @@ static int do_call(struct sprobe *p, uint64_t a[6], uint64_t size, bool keep, lo
 	if (ret)
 		*ret = r;
 	syscall(SYS_close_range, fd_base, ~0U, 0); /* what the call (or its prep) opened */
-	if (!keep && p->pristine)
-		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+	if (!keep)
+		restore_buf(p);
 	return r == -1 ? e : 0;
 }
 
@@ -719,8 +727,7 @@ static void probe_size(struct sprobe *p)
 		memcpy(a, p->plan.req.args, sizeof(a));
 		if (do_call(p, a, 1, true, NULL) == E2BIG)
 			p->ksize_wb = (int32_t)le_load(p->plan.req.buf + p->size_field_off, p->size_field_width);
-		if (p->pristine)
-			memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+		restore_buf(p);
 	}
 	if (!p->bisect_size || !p->ncand)
 		return;
@@ -834,8 +841,7 @@ static void probe_queries(struct sprobe *p)
 			bool ok = rq_value(p, &p->rq[k], a, ret, &v);
 			query(p, p->rq[k].name, v, ok && !e);
 		}
-		if (p->pristine)
-			memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+		restore_buf(p);
 	}
 }
 
@@ -848,8 +854,7 @@ static void run_one(struct sprobe *p)
 	/* what the baseline call wrote back answers some questions by itself */
 	if (!p->base_err)
 		baseline_queries(p, a, ret);
-	if (p->pristine)
-		memcpy(p->plan.req.buf, p->pristine, p->pristine_len);
+	restore_buf(p);
 	if (p->base_err != ENOSYS) {
 		probe_size(p);
 		probe_flags(p);

@@ -67,10 +67,13 @@ static void add_size_step(struct errtable *t, const struct syscall *sc, const st
 {
 	const struct size_rules *r = &sc->rules;
 	const struct cstruct *st = sc->st;
-	const char *ver0_name = st->nversions && st->versions[0].name ? st->versions[0].name : NULL;
-	unsigned ver0 = syscall_ver0(sc);
+	/* The loader admits size steps only where syscall_has_size_steps, which needs the struct. */
+	if (!st)
+		return;
 	if (!ck->errno_name)
 		return; /* size 0 read as VER0, an output call's copies: nothing fails there */
+	const char *ver0_name = st->nversions && st->versions[0].name ? st->versions[0].name : NULL;
+	unsigned ver0 = syscall_ver0(sc);
 	struct errrow *row = add(t, ER_SIZE, ck->errno_name, ck->since, ck->until, ck->source);
 	row->check = ck;
 	switch (ck->step) {

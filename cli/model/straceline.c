@@ -230,12 +230,14 @@ static void parse_other_arg(const struct catalog *cat, struct strace_line *l, si
 	free(text);
 }
 
-/* The arguments: the struct, the size and the others the checks read. */
-static int parse_args(const struct catalog *cat, struct strace_line *l, char **args)
+/* The arguments: the struct, the size and the others the checks read. args holds nargs,
+ * the count the syscall takes (the caller has checked), so only nargs are read. */
+static int parse_args(const struct catalog *cat, struct strace_line *l, char **args, size_t nargs)
 {
 	const struct syscall *sc = l->sc;
-	for (size_t i = 0; i < sc->nargs; i++) {
-		if ((sc->args[i].role == AR_STRUCT || sc->args[i].role == AR_PTR) && sc->args[i].st == sc->st && sc->st) {
+	const struct cstruct *st = sc->st;
+	for (size_t i = 0; i < nargs; i++) {
+		if ((sc->args[i].role == AR_STRUCT || sc->args[i].role == AR_PTR) && sc->args[i].st == st && st) {
 			if (parse_struct_arg(cat, l, (int)i, args[i]) < 0)
 				return -1;
 			l->struct_null = !strcmp(args[i], "NULL");
@@ -250,12 +252,12 @@ static int parse_args(const struct catalog *cat, struct strace_line *l, char **a
 			value_release(&v);
 		}
 	}
-	if (!l->b)
+	if (!l->b || !st) /* l->b is set only for an argument of sc's struct */
 		return err("explain: %s has no struct to explain", sc->name);
 	if (sc->size_where == SW_FIELD)
 		l->size = structbuf_kernel_size(l->b);
 	else if (sc->size_where != SW_ARG)
-		l->size = sc->st->size;
+		l->size = st->size;
 	if (l->size > l->b->size && l->size <= STRUCTBUF_MAX_BYTES)
 		structbuf_set_size(l->b, l->size);
 	return 0;
@@ -318,7 +320,7 @@ int strace_line_parse(const struct catalog *cat, const char *text, struct strace
 		err("explain: %s takes %zu arguments, the line has %d", l->sc->name, l->sc->nargs, nargs);
 		goto out;
 	}
-	if (parse_args(cat, l, args) < 0 || parse_result(l, close + 1) < 0)
+	if (parse_args(cat, l, args, (size_t)nargs) < 0 || parse_result(l, close + 1) < 0)
 		goto out;
 	result = 0;
 out:
