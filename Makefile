@@ -7,6 +7,8 @@
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
 #   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
 #                   kernel's version: agreement per interface, minimised reproducers (issue 24)
+#   make difftest-vm VM_CASES=N  the same in a guest of each of 5.10, 6.1, 6.12, 6.18 and 7.3
+#                   against 'target sim' at that kernel's full version (VM_KERNELS picks)
 #   make headers-ref  uapi headers of 6.1, 6.12 and the two newest releases (network, once)
 #   make layout-ref   the catalogue's layouts, versions and flags against them
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
@@ -64,7 +66,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: kernels all build run test check deps install uninstall clean bench difftest fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: kernels all build run test check deps install uninstall clean bench difftest difftest-vm fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -209,6 +211,14 @@ CASES ?= 3000
 SEED  ?= 1
 difftest: all
 	@NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data --cases $(CASES) --seed $(SEED)
+
+# The same against real kernels: the live calls run in a guest of each version (target vm V)
+# and the simulator at that image's full version (6.1.192); one guest per version, in turn.
+VM_KERNELS ?= 5.10 6.1 6.12 6.18 7.3
+VM_CASES   ?= 1000
+difftest-vm: all
+	@for v in $(VM_KERNELS); do NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data \
+		--cases $(VM_CASES) --seed $(SEED) --vm $$v || exit 1; done
 
 # The uapi headers of 6.1, 6.12 and the two newest Debian releases (build/headers-ref/V), installed
 # from Debian's linux-source packages and imported per catalogue header; needs the network once
