@@ -11,6 +11,7 @@
 #include "base/sig.h"
 #include "cmd/commands.h"
 #include "repl.h"
+#include "run.h"
 #include "session.h"
 #include "base/banned.h"
 
@@ -37,7 +38,7 @@ static int run_script(struct session *s, const char *path)
 	FILE *fp = session_open_script(path);
 	if (!fp)
 		return -1;
-	int r = session_run_stream(s, fp, path);
+	int r = run_stream(s, fp, path);
 	fclose(fp);
 	return r;
 }
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
 	const char *cmds = NULL, *transcript = NULL;
 	int c, r;
 	session_init(&s);
+	run_attach(&s);
 	sig_install();
 	s.data_dir = getenv("XSC_DATA");
 	if (s.data_dir && !*s.data_dir)
@@ -116,7 +118,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		s.scripted = 1; /* -c is a script: it may have come from anywhere */
-		r = session_run_line(&s, cmds);
+		r = run_line(&s, cmds);
 	} else if (optind < argc && !command_find(argv[optind]) &&
 		   (!access(argv[optind], F_OK) || strstr(argv[optind], ".xsc") || strchr(argv[optind], '/'))) {
 		if (optind + 1 < argc) {
@@ -134,13 +136,13 @@ int main(int argc, char **argv)
 		struct sbuf text = SBUF_INIT;
 		for (int i = 0; i < n; i++)
 			sbuf_addf(&text, "%s%s", i ? " " : "", av[i]);
-		r = session_run_command(&s, n, av, text.buf);
+		r = run_command(&s, n, av, text.buf);
 		sbuf_release(&text);
 		free_argv(n, av, q);
 	} else if (isatty(STDIN_FILENO)) {
 		r = repl_run(&s);
 	} else {
-		r = session_run_stream(&s, stdin, "<stdin>");
+		r = run_stream(&s, stdin, "<stdin>");
 	}
 	session_release(&s);
 	if (sig_interrupted()) {

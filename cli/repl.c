@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "base/sig.h"
+#include "run.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
 #include "base/banned.h"
@@ -348,7 +349,7 @@ int repl_run(struct session *s)
 			p++;
 		if (*p) {
 			remember(hist, line);
-			result = session_run_line(s, line);
+			result = run_line(s, line);
 			if (sig_interrupted()) /* a write the signal cut short is no lasting error */
 				clearerr(stdout);
 		}

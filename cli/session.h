@@ -1,5 +1,7 @@
 /* session: the state one run of xsc keeps between commands (sqlite's ShellState):
- * the catalogue (loaded on first use), the buffers, output mode and options. */
+ * the catalogue (loaded on first use), the buffers, output mode and options. State and
+ * lookups only: the session knows no command. Commands attach through the observer, and
+ * running text is the front's run module (run.h), lent to commands as the runner. */
 #ifndef XSC_SESSION_H
 #define XSC_SESSION_H
 #include <stdbool.h>
@@ -10,11 +12,29 @@
 #include "model/structbuf.h"
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+struct session;
+
+/* How commands that run commands themselves (demo's scratch session, lesson --check's
+ * solution, a lesson's expect checks) reach the front's run module without including it. */
+struct session_runner {
+	int (*line)(struct session *s, const char *line);
+	int (*stream)(struct session *s, FILE *fp, const char *name);
+	/* one command as typed, run with no transcript entry and no observer told */
+	int (*bare)(struct session *s, const char *command);
+};
+
+/* A command that watches the session (a lesson in progress checks its step): told after
+ * every command run from text, released with the session or when another takes its place. */
+struct session_observer {
+	void (*after_command)(struct session *s, void *state, const char *text, int result);
+	void (*release)(void *state);
+};
 
 struct session {
 	const char *data_dir;      /* --data / XSC_DATA, or NULL for the default */
 	struct catalog *cat;
 	bool cat_failed;
+	bool cat_borrowed;         /* a child's: its parent's catalogue, not freed with it */
 	struct structbuf **bufs;
 	size_t nbufs, bufs_alloc;
 	struct structbuf *cur;
@@ -44,12 +64,18 @@ struct session {
 	char *transcript_path;     /* --transcript FILE.md: every command and its output, or NULL */
 	int transcript_fd;         /* appended to after each command; -1 when not recording */
 	bool force;                /* --force: files the session writes may replace existing ones */
-	struct lesson_state *lesson; /* the lesson in progress (cmd_lesson.c), or NULL */
+	const struct session_observer *observer; /* or NULL */
+	void *observer_state;
+	const struct session_runner *runner; /* the front's (run_attach), or NULL */
 	bool checking;             /* runs a solution for lesson --check, which it may not start again */
 	unsigned scripted;         /* > 0 while commands come from a script, -c or standard input */
 };
 
 void session_init(struct session *s);
+/* A scratch session whose output its parent shows (demo, lesson --check): the parent's
+ * catalogue (borrowed), data directory, timeout and runner; no colour; it goes on after a
+ * failure, for the parent judges. */
+void session_init_child(struct session *child, const struct session *parent);
 void session_release(struct session *s);
 /* The catalogue, loaded on first use; NULL (error reported) when it cannot load. */
 const struct catalog *session_catalog(struct session *s);
@@ -69,9 +95,10 @@ int session_kernel_arg(struct session *s, const char *what, const char *arg, uin
 const struct syscall *session_find_syscall(struct session *s, const char *name);
 const struct cstruct *session_find_struct(struct session *s, const char *name);
 const struct flagset *session_find_flagset(struct session *s, const char *name);
-/* Runs one tokenized command (command_run), recording it in the transcript when one is
- * kept and letting a lesson in progress check it. text is the command as typed. */
-int session_run_command(struct session *s, int argc, char **argv, const char *text);
+/* Makes o (with its state) the session's observer, releasing the one before; NULL: none. */
+void session_observe(struct session *s, const struct session_observer *o, void *state);
+/* The session's design (teach/design.h), made on first use. */
+struct design *session_design(struct session *s);
 /* Stops recording (the file is synced once, here) and starts recording to path (NULL: none).
  * An existing path is refused unless force; a replaced file keeps its mode. 0, or -1
  * (reported; not recording then). */
@@ -86,19 +113,7 @@ unsigned session_write_flags(const struct session *s);
 /* Was argv[i] of the running command written in double quotes? */
 bool session_arg_quoted(const struct session *s, int i);
 
-/* Runs one line: commands separated by ';', shell-like quoting, '#' comments.
- * Returns 0, -1 (a command failed) or CMD_USAGE. With keep_going false, stops at the
- * first failure. */
-int session_run_line(struct session *s, const char *line);
-/* The longest script line: a longer one ends the script with an error ("/dev/zero"). */
-#define SCRIPT_LINE_MAX 65536
 /* path opened as a script: a regular file or a pipe, not a device, socket or directory.
  * NULL after an error. */
 FILE *session_open_script(const char *path);
-/* Runs every line of fp (a script or stdin); name is used in FILE:LINE: messages. */
-int session_run_stream(struct session *s, FILE *fp, const char *name);
-/* Tokenizes one command into argv (heap; free with free_argv). Returns argc, or -1 with an
- * error. *rest is set past a ';' that ends the command, or to NULL at the end of line. */
-int session_tokenize(const char *line, const char **rest, char ***argv, bool **quoted);
-void free_argv(int argc, char **argv, bool *quoted);
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "base/diag.h"
 #include "model/dataload.h"
-#include "session.h"
+#include "run.h"
 
 #define MAX_LINES 8
 
@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct session s;
 	session_init(&s);
+	run_attach(&s);
 	s.no_effects = true;
 	s.keep_going = true;
 	s.cat = cat; /* loaded once: the catalogue is read-only */
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * commands to build state, and inputs stay fast (they had grown to 150 lines) */
 	char *save = text, *line;
 	for (int n = 0; n < MAX_LINES && (line = strsep(&save, "\n")) && !s.quit; n++)
-		session_run_line(&s, line);
+		run_line(&s, line);
 	s.cat = NULL;
 	session_release(&s);
 	free(text);

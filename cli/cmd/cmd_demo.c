@@ -56,7 +56,7 @@ static int run_step(struct session *sub, const char *cmd, struct sbuf *output)
 	struct capture cap;
 	if (capture_begin(&cap) < 0)
 		return -1;
-	int r = session_run_line(sub, cmd);
+	int r = sub->runner->line(sub, cmd);
 	struct sbuf errs = SBUF_INIT;
 	capture_end(&cap, output, &errs);
 	sbuf_add(output, errs.buf, errs.len);
@@ -114,12 +114,7 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	if (sim_has_needs(s, d, opts.sim_kv) < 0)
 		return -1;
 	struct session sub;
-	session_init(&sub);
-	sub.cat = s->cat; /* borrowed: released below before session_release */
-	sub.data_dir = s->data_dir;
-	sub.timeout_ms = s->timeout_ms;
-	sub.color = COLOR_NEVER;
-	sub.keep_going = true;
+	session_init_child(&sub, s);
 	char kv[16] = DEMO_SIM_DEFAULT;
 	struct sbuf live = SBUF_INIT, text = SBUF_INIT;
 	if (opts.sim_kv)
@@ -193,7 +188,6 @@ int cmd_demo(struct session *s, int argc, char **argv)
 	demo_result_release(&res);
 	sbuf_release(&live);
 	sbuf_release(&text);
-	sub.cat = NULL;
 	session_release(&sub);
 	if (result)
 		return err("demo %s: a step failed (see above)", d->name);

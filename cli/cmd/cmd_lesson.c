@@ -20,7 +20,7 @@ struct lesson_state {
 	bool save;         /* progress is kept in the state directory (not for a solution checked) */
 };
 
-void lesson_state_free(struct lesson_state *ls)
+static void lesson_state_free(struct lesson_state *ls)
 {
 	if (!ls)
 		return;
@@ -30,6 +30,20 @@ void lesson_state_free(struct lesson_state *ls)
 	free(ls->why);
 	lesson_release(&ls->l);
 	free(ls);
+}
+
+static void lesson_after_command(struct session *s, void *state, const char *text, int result);
+static void lesson_release_state(void *state)
+{
+	lesson_state_free(state);
+}
+/* A lesson in progress is the session's observer: it checks its step after every command. */
+static const struct session_observer lesson_observer = { lesson_after_command, lesson_release_state };
+
+/* The lesson in progress in s, or NULL. */
+static struct lesson_state *lesson_of(const struct session *s)
+{
+	return s->observer == &lesson_observer ? s->observer_state : NULL;
 }
 
 /* ---- progress, kept under $XDG_STATE_HOME/xsc/lessons ----
@@ -135,29 +149,17 @@ static void keep_message(const char *kind, const char *msg, void *arg)
 /* An 'expect' check, run quietly: its own message says what it saw and what it wanted. */
 static bool expect_holds(struct session *s, const char *check, struct sbuf *why)
 {
-	char **argv;
-	bool *quoted;
-	const char *rest;
-	int argc = session_tokenize(check, &rest, &argv, &quoted);
-	if (argc <= 0)
-		return false;
 	struct capture cap;
-	if (capture_begin(&cap) < 0) {
-		free_argv(argc, argv, quoted);
+	if (capture_begin(&cap) < 0)
 		return false;
-	}
 	struct sbuf msg = SBUF_INIT;
 	bool json = s->json;
 	s->json = false;
-	const bool *q = s->quoted;
-	s->quoted = quoted;
 	diag_set_sink(keep_message, &msg);
-	int r = command_run(s, argc, argv);
+	int r = s->runner->bare(s, check);
 	diag_set_sink(NULL, NULL);
-	s->quoted = q;
 	s->json = json;
 	capture_end(&cap, NULL, NULL);
-	free_argv(argc, argv, quoted);
 	const char *m = msg.buf;
 	if (!strncmp(m, "expectation failed: ", 20))
 		m += 20;
@@ -324,9 +326,9 @@ static void step_reset(struct lesson_state *ls)
 	ls->why = NULL;
 }
 
-void lesson_after_command(struct session *s, const char *text, int result)
+static void lesson_after_command(struct session *s, void *state, const char *text, int result)
 {
-	struct lesson_state *ls = s->lesson;
+	struct lesson_state *ls = state;
 	(void)result;
 	if (!ls || ls->step >= ls->l.nsteps || starts_with_words(text, "lesson"))
 		return;
@@ -460,25 +462,19 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 		return -1;
 	}
 	struct session sub;
-	session_init(&sub);
-	sub.cat = s->cat;
-	sub.data_dir = s->data_dir;
-	sub.timeout_ms = s->timeout_ms;
-	sub.color = COLOR_NEVER;
-	sub.keep_going = true;
-	sub.lesson = ls;
+	session_init_child(&sub, s);
+	session_observe(&sub, &lesson_observer, ls);
 	sub.checking = true;
 	ls->quiet = true;
 	struct capture cap;
 	struct sbuf errs = SBUF_INIT;
 	bool captured = capture_begin(&cap) == 0;
-	session_run_stream(&sub, fp, file);
+	sub.runner->stream(&sub, fp, file);
 	if (captured)
 		capture_end(&cap, NULL, &errs);
 	fclose(fp);
 	if (sig_interrupted()) { /* no verdict on half a solution */
 		sbuf_release(&errs);
-		sub.cat = NULL;
 		session_release(&sub);
 		return sig_interrupt_err();
 	}
@@ -508,7 +504,6 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 	}
 	sbuf_release(&why);
 	sbuf_release(&errs);
-	sub.cat = NULL;
 	session_release(&sub); /* frees ls */
 	return r;
 }
@@ -571,8 +566,7 @@ static int start_lesson(struct session *s, struct lesson_state *ls, size_t step)
 	ls->step = step;
 	ls->calls_seen = s->calls;
 	ls->save = !s->no_effects;
-	lesson_state_free(s->lesson);
-	s->lesson = ls;
+	session_observe(s, &lesson_observer, ls);
 	progress_save(ls);
 	lesson_json(&s->out, ls);
 	if (s->json)
@@ -617,13 +611,14 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 	if ((check || solution) && (!num || stepw || (check && solution)))
 		return command_usage(command_find("lesson"));
 	if (!num) {
-		if (s->lesson && s->lesson->step < s->lesson->l.nsteps) {
-			lesson_json(o, s->lesson);
-			out_text(o, "lesson %u: %s", s->lesson->l.number, s->lesson->l.title);
+		struct lesson_state *cur = lesson_of(s);
+		if (cur && cur->step < cur->l.nsteps) {
+			lesson_json(o, cur);
+			out_text(o, "lesson %u: %s", cur->l.number, cur->l.title);
 			if (!s->json)
-				show_step(s->lesson);
-			if (s->lesson->why && !s->json)
-				out_text(o, "(not passed yet: %s)\n", s->lesson->why);
+				show_step(cur);
+			if (cur->why && !s->json)
+				out_text(o, "(not passed yet: %s)\n", cur->why);
 			return 0;
 		}
 		return list_lessons(s, false);
@@ -631,8 +626,8 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 	if (stepw && (!strcmp(num, "stop") || !strcmp(num, "progress") || !strcmp(num, "resume")))
 		return command_usage(command_find("lesson"));
 	if (!strcmp(num, "stop")) {
-		lesson_state_free(s->lesson);
-		s->lesson = NULL;
+		if (lesson_of(s))
+			session_observe(s, NULL, NULL);
 		return 0;
 	}
 	if (!strcmp(num, "progress"))

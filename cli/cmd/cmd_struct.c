@@ -1,17 +1,10 @@
-/* struct new: start designing a struct (teach/design.h). Also the helpers the other design
- * commands (field, flagset, flag, version, syscall, export) share. */
+/* struct new: start designing a struct (teach/design.h). Also the version argument the other
+ * design commands (field, flagset, flag, version, syscall, export) share. */
 #include <string.h>
 #include "cmd/commands.h"
 #include "model/kver.h"
 #include "teach/design.h"
 #include "base/banned.h"
-
-struct design *session_design(struct session *s)
-{
-	if (!s->design)
-		s->design = design_new();
-	return s->design;
-}
 
 int parse_since(const char *text, uint32_t *v)
 {

@@ -51,15 +51,8 @@ int parse_field_value(struct session *s, const struct field *f, int argc, char *
 /* The decoded value of a field, as dump and expect show it (cmd_dump.c). */
 void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb);
 
-/* Shared by the design commands (cmd_struct.c): the session's design, made on first use,
- * and a kernel version argument. */
-struct design *session_design(struct session *s);
+/* Shared by the design commands (cmd_struct.c): a kernel version argument. */
 int parse_since(const char *text, uint32_t *v);
-
-/* Lessons (cmd_lesson.c): the session calls this after every command while a lesson runs. */
-struct lesson_state;
-void lesson_after_command(struct session *s, const char *text, int result);
-void lesson_state_free(struct lesson_state *ls); /* NULL is fine */
 
 #define DECLARE_CMD(name) int cmd_##name(struct session *s, int argc, char **argv)
 DECLARE_CMD(list);

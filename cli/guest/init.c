@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "kernel/features.h"
 #include "kernel/probe.h"
+#include "base/landlock.h"
 #include "kernel/sandbox.h"
 #include "kernel/vmagent.h"
 #include "kernel/vmwire.h"
@@ -184,7 +185,7 @@ static void hello(int fd)
 	uname(&u);
 	struct vw_hello h = { { (unsigned char *)u.release, (uint32_t)strlen(u.release) + 1 },
 			      { (unsigned char *)u.version, (uint32_t)strlen(u.version) + 1 },
-			      (uint32_t)sandbox_landlock_abi(), shm != NULL };
+			      (uint32_t)landlock_usable_abi(), shm != NULL };
 	vw_encode_hello(&h, &p);
 	send_frame(fd, VW_HELLO, &p);
 	sbuf_release(&p);

@@ -15,7 +15,7 @@
 #include "base/sbuf.h"
 #include "headers/fetch.h"
 #include "headers/hinclude.h"
-#include "kernel/sandbox.h"
+#include "base/landlock.h"
 #include "model/catalog.h"
 #include "model/kver.h"
 #include "base/banned.h"
@@ -1281,7 +1281,7 @@ static int confine_reads(const struct hinclude_files *accepted, const char *dir)
 	dirs[n++] = "/usr/local/include";
 	for (size_t i = 0; i < g.gl_pathc; i++)
 		dirs[n++] = g.gl_pathv[i];
-	int r = hinclude_confine(accepted, dir, dirs, n, sandbox_landlock_abi());
+	int r = hinclude_confine(accepted, dir, dirs, n, landlock_usable_abi());
 	free(dirs);
 	globfree(&g);
 	return r;

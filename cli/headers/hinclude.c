@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "base/util.h"
-#include "kernel/landlock.h"
+#include "base/landlock.h"
 #include "base/banned.h"
 
 struct scan {

@@ -47,7 +47,7 @@ int hinclude_check(const char *shown, const char *here, const char *text, size_t
  * read only the files f holds (each its checked inode), and files beneath scratch and the
  * directories dirs (the system and clang's own include directories), and write only beneath
  * scratch. So a file the scan missed, however the text names it (a digraph, a pragma,
- * __has_include), fails to open inside libclang. abi: sandbox_landlock_abi(); 0 does
+ * __has_include), fails to open inside libclang. abi: landlock_usable_abi(); 0 does
  * nothing (the scan alone stands). 0, or -1 after err(). */
 int hinclude_confine(const struct hinclude_files *f, const char *scratch, const char *const *dirs, size_t ndirs,
 		     int abi);

@@ -17,6 +17,7 @@
 #include <linux/userfaultfd.h>
 #include "base/diag.h"
 #include "base/sig.h"
+#include "base/landlock.h"
 #include "kernel/sandbox.h"
 #include "kernel/systable.h"
 #include "kernel/trust.h"
@@ -513,7 +514,7 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		return sig_interrupt_err();
 	if (plan->guest) /* a real kernel in qemu: the same steps, run by the agent there */
 		return vm_run(plan->guest, plan, out);
-	int landlock_abi = sandbox_landlock_abi();
+	int landlock_abi = landlock_usable_abi();
 	if (!landlock_abi && needs_landlock(plan))
 		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",
 			   plan->req.sc->name);

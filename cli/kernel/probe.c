@@ -19,6 +19,7 @@
 #include "base/sbuf.h"
 #include "kernel/btf.h"
 #include "kernel/invoke.h"
+#include "base/landlock.h"
 #include "kernel/sandbox.h"
 #include "model/expr.h"
 #include "model/kver.h"
@@ -1178,7 +1179,7 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		sbuf_release(&path);
 	}
 	unsigned timeout_s = (timeout_ms * 10 + 999) / 1000 + 5;
-	int landlock_abi = sandbox_landlock_abi();
+	int landlock_abi = landlock_usable_abi();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0)

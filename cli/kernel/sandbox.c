@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "base/sbuf.h"
-#include "kernel/landlock.h"
+#include "base/landlock.h"
 #include "model/world.h"
 #include "base/banned.h"
 
@@ -232,17 +232,6 @@ int sandbox_enter(const struct sandbox *sb, bool ns, unsigned timeout_s, const c
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
-
-int sandbox_landlock_abi(void)
-{
-	static int abi = -1;
-	if (abi < 0) {
-		const char *pretend = getenv("XSC_TEST_NO_LANDLOCK");
-		long r = pretend && !strcmp(pretend, "1") ? -1 : landlock_version();
-		abi = r > 0 ? (int)r : 0;
-	}
-	return abi;
-}
 
 /* Reads (READ_FILE, READ_DIR, EXECUTE) stay unhandled, so allowed everywhere. */
 int sandbox_landlock(struct sandbox *sb, int abi, const char **step)

@@ -26,12 +26,6 @@ void sandbox_destroy(struct sandbox *sb);
  * step with *step naming it. */
 int sandbox_enter(const struct sandbox *sb, bool ns, unsigned timeout_s, const char **step);
 
-/* The newest Landlock ABI this kernel offers (LANDLOCK_CREATE_RULESET_VERSION), 0 when it
- * has none (ENOSYS, EOPNOTSUPP: not built, or not enabled at boot) or when the environment
- * says XSC_TEST_NO_LANDLOCK=1 (tests pretend a kernel without it). Asked once per process;
- * call it in the parent, before fork. */
-int sandbox_landlock_abi(void);
-
 /* The confinement layers, in the child after sandbox_enter and before the call, in the
  * order bubblewrap and minijail use. sandbox_confine makes the first three:
  *   1. descriptors: *keep (the report pipe, or NULL) moves to fd 3 and sb->dirfd to the next

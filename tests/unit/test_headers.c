@@ -14,7 +14,7 @@
 #include "headers/header.h"
 #include "headers/hinclude.h"
 #include "headers/lint.h"
-#include "kernel/sandbox.h"
+#include "base/landlock.h"
 
 static void redact(void)
 {
@@ -131,7 +131,7 @@ static int confined_can(const char *dir, const char *accepted)
 	pid_t pid = fork();
 	if (pid == 0) {
 		bool was = diag_set_quiet(true);
-		if (hinclude_confine(&f, p.buf, NULL, 0, sandbox_landlock_abi()) < 0)
+		if (hinclude_confine(&f, p.buf, NULL, 0, landlock_usable_abi()) < 0)
 			_exit(64);
 		diag_set_quiet(was);
 		static const char *const reads[] = { "accepted.h", "other.h", "fifo" };
@@ -162,7 +162,7 @@ static int confined_can(const char *dir, const char *accepted)
  * scratch directory written. */
 static void confinement(void)
 {
-	if (!sandbox_landlock_abi()) {
+	if (!landlock_usable_abi()) {
 		ok(1, "# skip the confinement: no Landlock");
 		return;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "base/diag.h"
 #include "base/util.h"
+#include "base/landlock.h"
 #include "kernel/sandbox.h"
 
 enum { R_INHERITED, R_REPORT_FD, R_STDIN_EOF, R_STDOUT, R_NNP, R_READ_OUT, R_WRITE_OUT, R_CREATE_OUT,
@@ -135,12 +136,12 @@ int main(void)
 	pid_t p = fork();
 	if (p == 0) {
 		setenv("XSC_TEST_NO_LANDLOCK", "1", 1);
-		_exit(sandbox_landlock_abi() == 0 ? 0 : 1);
+		_exit(landlock_usable_abi() == 0 ? 0 : 1);
 	}
 	int st;
 	waitpid(p, &st, 0);
 	ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "XSC_TEST_NO_LANDLOCK=1: no Landlock ABI");
-	int abi = sandbox_landlock_abi();
+	int abi = landlock_usable_abi();
 	printf("# Landlock ABI %d\n", abi);
 
 	for (int pass = 0; pass < 2; pass++) {

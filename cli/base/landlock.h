@@ -29,6 +29,11 @@
 
 /* The newest ABI the kernel offers, or -1 with errno (ENOSYS, EOPNOTSUPP). */
 long landlock_version(void);
+/* The newest Landlock ABI this kernel offers (LANDLOCK_CREATE_RULESET_VERSION), 0 when it
+ * has none (ENOSYS, EOPNOTSUPP: not built, or not enabled at boot) or when the environment
+ * says XSC_TEST_NO_LANDLOCK=1 (tests pretend a kernel without it). Asked once per process;
+ * call it in the parent, before fork. */
+int landlock_usable_abi(void);
 /* Every write-type file access the ABI knows. */
 uint64_t landlock_write_access(int abi);
 /* A ruleset handling handled_fs, and with ABI 6 or newer scoped (0 for none): its

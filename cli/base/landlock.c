@@ -1,5 +1,7 @@
-#include "kernel/landlock.h"
+#include "base/landlock.h"
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "base/banned.h"
@@ -53,3 +55,14 @@ int landlock_allow(int ruleset, uint64_t access, int fd)
 }
 
 int landlock_restrict(int ruleset) { return (int)syscall(SYS_landlock_restrict_self, ruleset, 0); }
+
+int landlock_usable_abi(void)
+{
+	static int abi = -1;
+	if (abi < 0) {
+		const char *pretend = getenv("XSC_TEST_NO_LANDLOCK");
+		long r = pretend && !strcmp(pretend, "1") ? -1 : landlock_version();
+		abi = r > 0 ? (int)r : 0;
+	}
+	return abi;
+}
