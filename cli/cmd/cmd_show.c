@@ -259,6 +259,8 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	else
 		out_text(o, "x86_64 %ld · aarch64 %ld · ", sc->nr_x86_64, sc->nr_aarch64);
 	out_text(o, "%s · safety %s\n", sc->header, safety_name(sc->safety));
+	if (sc->simulation_only)
+		out_text(o, "  simulation only: %s\n", sc->simulation_only);
 	out_str(o, "name", sc->name);
 	out_str(o, "kind", sc_kind_name(sc->kind));
 	out_str(o, "since", kv);
@@ -266,6 +268,7 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	out_str(o, "prototype", sc->prototype);
 	out_str(o, "header", sc->header);
 	out_str(o, "safety", safety_name(sc->safety));
+	out_str(o, "simulation_only", sc->simulation_only);
 	out_obj(o, "nr");
 	if (sc->nr_x86_64 < 0) out_null(o, "x86_64"); else out_u64(o, "x86_64", (uint64_t)sc->nr_x86_64);
 	if (sc->nr_aarch64 < 0) out_null(o, "aarch64"); else out_u64(o, "aarch64", (uint64_t)sc->nr_aarch64);

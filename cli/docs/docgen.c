@@ -619,6 +619,10 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 	md_code(sb, sc->header, false);
 	sbuf_adds(sb, " · safety ");
 	md_text(sb, safety_name(sc->safety));
+	if (sc->simulation_only) {
+		sbuf_adds(sb, "\n\nSimulation only: ");
+		md_text(sb, sc->simulation_only);
+	}
 	sbuf_adds(sb, "\n\n## Prototype\n\n```c\n");
 	for (const char *p = sc->prototype; *p; p++)
 		sbuf_addch(sb, (unsigned char)*p < 0x20 ? ' ' : *p); /* a fence cannot be closed from inside a line */

@@ -55,6 +55,10 @@ bool invoke_supported(const struct syscall *sc, const char **why)
 		*why = "it does not exist on this architecture";
 		return false;
 	}
+	if (!systable_find(sc->name) && sc->simulation_only) {
+		*why = sc->simulation_only;
+		return false;
+	}
 	if (!systable_find(sc->name)) {
 		*why = "this build of xsc does not know its syscall number";
 		return false;

@@ -54,6 +54,7 @@
 static const uint32_t bpf_next_id[] = { 11 /* PROG */, 12 /* MAP */, 23 /* BTF */, 31 /* LINK */ };
 static const uint32_t ioring_query[] = { 35 };
 static const uint32_t ioring_probe[] = { 8 };
+static const uint32_t seccomp_sizes[] = { 3 /* SECCOMP_GET_NOTIF_SIZES, linux/seccomp.h */ };
 #define CMDS(a) a, sizeof(a) / sizeof((a)[0])
 /* _IOWR(type, nr, 0): the size bits are the call's own */
 #define IOWR(type, nr) ((3U << 30) | ((uint32_t)(type) << 8) | (nr))
@@ -138,6 +139,8 @@ static const struct sysent table[] = {
 	{ "perf_event_open", SYS_perf_event_open, PURE, "aInfn", NULL, 0, 0 },
 	{ "PIDFD_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xFF, 11), .prep = PREP_PIDFD }, /* linux/pidfd.h */
 	{ "rseq", SYS_rseq, PURE, "annn", NULL, 0, 0, .how = SH_RSEQ_RELEASE },
+	/* only the operation that reports sizes: the others install filters or change the mode */
+	{ "SECCOMP_GET_NOTIF_SIZES", SYS_seccomp, PURE, "cna", CMDS(seccomp_sizes), 0 },
 	{ "sched_setattr", SYS_sched_setattr, PURE, "ian", NULL, 0, 0 },
 	{ "sched_getattr", SYS_sched_getattr, PURE, "iann", NULL, 0, 0 },
 	{ "statmount", SYS_statmount, PURE, "aann", NULL, 0, 0, .how = SH_READS_FILES },

@@ -300,6 +300,7 @@ struct syscall {
 	bool designed;         /* made in the session (struct new … syscall new): no kernel has it */
 	bool check_fields;     /* the 2024 CHECK_FIELDS proposal covered it ('target sim --check-fields') */
 	enum sc_returns returns;
+	const char *simulation_only; /* why no kernel is called for it (a descriptor the sandbox cannot make), or NULL */
 };
 
 struct catalog {

@@ -768,7 +768,8 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "fills", "direction", NULL };
+	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "fills", "direction",
+	"simulation_only", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
@@ -1501,6 +1502,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	sc->summary = get_str(L, o, "summary", true, "a syscall");
 	sc->safety = (enum safety)pick(L, o, "safety", "a syscall", safeties, -1);
 	sc->check_fields = get_bool(L, o, "check_fields");
+	sc->simulation_only = get_str(L, o, "simulation_only", false, "a syscall");
 	if (json_object_get(o, "returns"))
 		sc->returns = (enum sc_returns)(RET_FD + pick(L, o, "returns", "a syscall", returns, 0));
 	json_t *io = json_object_get(o, "ioctl");

@@ -41,6 +41,7 @@
 #define HAVE_LANDLOCK 1
 #endif
 #include <linux/rseq.h>
+#include <linux/seccomp.h>
 
 #if __has_include(<bpf/btf.h>) && __has_include(<linux/btf.h>)
 #include <bpf/btf.h>
@@ -357,6 +358,25 @@ static void check_headers(void)
 	FIELD(rseq, mm_cid);
 #endif
 	SIZE(rseq);
+
+	FIELD(seccomp_notif_addfd, id);
+	FIELD(seccomp_notif_addfd, flags);
+	FIELD(seccomp_notif_addfd, srcfd);
+	FIELD(seccomp_notif_addfd, newfd);
+	FIELD(seccomp_notif_addfd, newfd_flags);
+	SIZE(seccomp_notif_addfd);
+	FIELD(seccomp_notif, id);
+	FIELD(seccomp_notif, pid);
+	FIELD(seccomp_notif, flags);
+	FIELD(seccomp_notif, data.nr);
+	FIELD(seccomp_notif, data.arch);
+	FIELD(seccomp_notif, data.instruction_pointer);
+	FIELD(seccomp_notif, data.args);
+	SIZE(seccomp_notif);
+	FIELD(seccomp_notif_sizes, seccomp_notif);
+	FIELD(seccomp_notif_sizes, seccomp_notif_resp);
+	FIELD(seccomp_notif_sizes, seccomp_data);
+	SIZE(seccomp_notif_sizes);
 }
 
 /* ---- 2. the running kernel's BTF ---- */
