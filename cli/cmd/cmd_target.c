@@ -75,7 +75,7 @@ int cmd_target(struct session *s, int argc, char **argv)
 	if (session_kernel_arg(s, "target sim", argv[2], &v) < 0)
 		return -1;
 	s->sim = true;
-	s->sim_kv = kver_release(v);
+	s->sim_kv = v; /* a full version (6.1.192) has the backports the catalogue records; 6.1 is the first 6.1 */
 	s->check_fields = argc == 4;
 	FREE_AND_NULL(s->vm_version);
 	session_stop_guests(s);

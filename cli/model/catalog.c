@@ -68,7 +68,7 @@ uint64_t flagset_known_bits(const struct flagset *fs, uint32_t kv)
 {
 	uint64_t k = 0;
 	for (size_t i = 0; i < fs->nflags; i++)
-		if (fs->flags[i].since <= kv)
+		if (kver_has(kv, fs->flags[i].since, fs->flags[i].backported))
 			k |= fs->flags[i].value;
 	return k;
 }
@@ -116,7 +116,7 @@ unsigned cstruct_size_at(const struct cstruct *st, uint32_t kv)
 {
 	unsigned size = 0;
 	for (size_t i = 0; i < st->nversions; i++)
-		if (!kv || st->versions[i].since <= kv)
+		if (!kv || kver_has(kv, st->versions[i].since, st->versions[i].backported))
 			size = st->versions[i].size;
 	return st->nversions ? size : st->size;
 }
@@ -315,6 +315,7 @@ void check_describe_step(struct arena *a, const struct syscall *sc, struct check
 		snprintf(why, sizeof(why), "the size is above the %llu-byte cap", (unsigned long long)r->cap);
 		e = errno_name(r->cap_errno);
 		ck->since = r->cap_since > sc->since ? r->cap_since : sc->since;
+		memcpy(ck->backported, r->cap_backported, sizeof(ck->backported));
 		break;
 	case CS_BELOW_VER0:
 		snprintf(text, sizeof(text), "size < %u", syscall_ver0(sc));

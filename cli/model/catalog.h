@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/util.h"
+#include "model/kver.h"
 
 /* How a field's value is shown (the strace way): decimal unless the catalogue says. */
 enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD };
@@ -23,6 +24,7 @@ struct flag {
 	const char *name, *doc;
 	uint64_t value;
 	uint32_t since;
+	uint32_t backported[KVER_NBACKPORTS]; /* stable releases with it before since (model/kver.h) */
 	bool mask;             /* a combination or alias, not a single bit */
 	const char **companions;
 	size_t ncompanions;
@@ -69,6 +71,7 @@ struct sversion {
 	const char *name; /* NULL when the kernel publishes no macro */
 	unsigned size;
 	uint32_t since;
+	uint32_t backported[KVER_NBACKPORTS];
 };
 
 struct cstruct {
@@ -127,6 +130,7 @@ struct size_rules {
 	unsigned min;          /* 0: VER0 */
 	uint64_t cap;          /* 0: none */
 	uint32_t cap_since;    /* 0: since the call */
+	uint32_t cap_backported[KVER_NBACKPORTS]; /* stable releases with the cap before cap_since */
 };
 /* "ok", "ver0" or the errno's name; NULL when not stated. */
 const char *size_answer_name(const struct size_answer *a);
@@ -180,6 +184,7 @@ struct check {
 	const char *text, *errno_name, *source, *why;
 	int err;               /* errno_name's number (0: a step without one), set with it at load */
 	uint32_t since, until; /* until 0: still in force */
+	uint32_t backported[KVER_NBACKPORTS]; /* stable releases with it before since */
 	enum check_step step;
 	bool placed;           /* a step named in the data (else the loader put it at its default place) */
 	const char **errnos;   /* every errno it may give (a list only with env), errnos[0] == errno_name */

@@ -399,17 +399,41 @@ static bool parse_c_int(const char *s, bool neg_ok, uint64_t *out)
 
 /* ---- provenance ---- */
 
+/* "backported" (or key): the stable releases that have a change before its since, each with
+ * its patch level ("6.1.192"), of a release before since, at most KVER_NBACKPORTS; into bp,
+ * zero-terminated (model/kver.h kver_has). */
+static void load_backports(struct loader *L, json_t *o, const char *key, uint32_t since, uint32_t bp[KVER_NBACKPORTS],
+			   const char *what)
+{
+	size_t n;
+	char a[16];
+	const char **v = get_strings(L, o, key, what, &n);
+	memset(bp, 0, sizeof(uint32_t) * KVER_NBACKPORTS);
+	push_key(L, key);
+	if (n > KVER_NBACKPORTS)
+		lerr(L, "'%s' names %zu releases; at most %d", key, n, KVER_NBACKPORTS);
+	for (size_t i = 0; i < n && !L->failed; i++) {
+		push_idx(L, i);
+		if (kver_parse(v[i], &bp[i], 0) < 0 || !(bp[i] & 0xff))
+			lerr(L, "'%s' takes stable releases with their patch level, like \"6.1.192\", not \"%s\"", key, v[i]);
+		else if (since && kver_release(bp[i]) >= kver_release(since))
+			lerr(L, "%s is not before the release it is dated at (%s)", v[i], kver_str(since, a));
+		pop(L);
+	}
+	pop(L);
+}
+
 /* A flag's, field's or size version's "source" (where its value and "since" come from: a
  * header at a version, a commit, a kernel file and function), "unverified" (true: no
  * source confirms its "since") and "backported" (stable releases that have it before
- * "since": "6.1.192"). The layout test (tests/layout/compare.py) reads and counts
- * them; the loader checks their types and keeps nothing. */
-static void load_provenance(struct loader *L, json_t *o, const char *what)
+ * "since": "6.1.192", into bp; NULL: checked and dropped). The layout test
+ * (tests/layout/compare.py) reads and counts source and unverified. */
+static void load_provenance(struct loader *L, json_t *o, const char *what, uint32_t since, uint32_t *bp)
 {
-	size_t n;
+	uint32_t none[KVER_NBACKPORTS];
 	(void)get_str(L, o, "source", false, what);
 	(void)get_bool(L, o, "unverified");
-	(void)get_strings(L, o, "backported", what, &n);
+	load_backports(L, o, "backported", since, bp ? bp : none, what);
 }
 
 /* ---- flagsets ---- */
@@ -459,7 +483,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 			f->since = get_kver(L, fo, "since", true, "a flag");
 			f->mask = get_bool(L, fo, "mask");
 			f->companions = get_strings(L, fo, "companions", "a flag", &f->ncompanions);
-			load_provenance(L, fo, "a flag");
+			load_provenance(L, fo, "a flag", f->since, f->backported);
 			json_t *v = member(L, fo, "value", true, "a flag");
 			if (v && !L->failed) {
 				push_key(L, "value");
@@ -591,7 +615,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->flagset = resolve_flagset(L, fo, "flagset");
 		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
 		f->reserved = get_bool(L, fo, "reserved");
-		load_provenance(L, fo, "a field");
+		load_provenance(L, fo, "a field", 0, NULL);
 		f->string = get_bool(L, fo, "string");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
 		load_field_direction(L, fo, st, f);
@@ -657,7 +681,7 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 			v->since = get_kver(L, vo, "since", true, "a size version");
 			/* the kernel-internal header that defines a name uapi lacks (layout test) */
 			(void)get_str(L, vo, "internal", false, "a size version");
-			load_provenance(L, vo, "a size version");
+			load_provenance(L, vo, "a size version", v->since, v->backported);
 		}
 		if (!L->failed) {
 			push_key(L, "size");
@@ -777,7 +801,7 @@ static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "p
 static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", NULL };
 static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
-static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_errno", "tail",
+static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_backported", "cap_errno", "tail",
 					 "writeback", "null", "check_order", "ignore_unknown", NULL };
 static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };               /* from TAIL_E2BIG */
 static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL }; /* from WB_NONE */
@@ -942,7 +966,8 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 }
 
 static const char *const step_keys[] = { "step", "source", NULL };
-static const char *const check_keys[] = { "if", "errno", "env", "lookup", "since", "until", "source", "why", NULL };
+static const char *const check_keys[] = { "if", "errno", "env", "lookup", "since", "until", "backported", "source", "why",
+					  NULL };
 
 /* {"step": NAME}: a size step placed where the kernel takes it. */
 static void load_step(struct loader *L, json_t *co, struct syscall *sc, struct check *ck, const unsigned char *seen)
@@ -1008,6 +1033,7 @@ static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct 
 	}
 	ck->since = get_kver(L, co, "since", true, "a check");
 	ck->until = get_kver(L, co, "until", false, "a check");
+	load_backports(L, co, "backported", ck->since, ck->backported, "a check");
 	ck->source = get_str(L, co, "source", true, "a check");
 	ck->why = get_str(L, co, "why", true, "a check");
 	if (!L->failed && ck->until && ck->until <= ck->since) {
@@ -1336,6 +1362,7 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 		if (cap && !json_is_null(cap) && get_uint(L, ro, "cap", false, "'rules'", 1, 1u << 30, &v))
 			r->cap = v;
 		r->cap_since = get_kver(L, ro, "cap_since", false, "'rules'");
+		load_backports(L, ro, "cap_backported", r->cap_since, r->cap_backported, "'rules'");
 		if (json_object_get(ro, "tail"))
 			r->tail = (enum size_tail)(TAIL_E2BIG + pick(L, ro, "tail", "'rules'", tails, 0));
 		r->writeback = (enum size_writeback)(WB_NONE + pick(L, ro, "writeback", "'rules'", writebacks, 0));

@@ -424,7 +424,7 @@ static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64
 	const struct flagset *fs = &env->cat->flagsets[fs_idx];
 	if (fs->kind == FS_ENUM) {
 		for (size_t i = 0; v && i < fs->nflags; i++)
-			if (fs->flags[i].value == v && fs->flags[i].since <= env->kv)
+			if (fs->flags[i].value == v && kver_has(env->kv, fs->flags[i].since, fs->flags[i].backported))
 				return 0;
 		return v;
 	}

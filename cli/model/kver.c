@@ -44,6 +44,16 @@ uint32_t kver_release(uint32_t v)
 	return (v >> 16) >= 3 ? v & ~0xffu : v;
 }
 
+bool kver_has(uint32_t kv, uint32_t since, const uint32_t bp[KVER_NBACKPORTS])
+{
+	if (kv >= since)
+		return true;
+	for (int i = 0; i < KVER_NBACKPORTS && bp[i]; i++)
+		if (kver_release(bp[i]) == kver_release(kv) && kv >= bp[i])
+			return true;
+	return false;
+}
+
 int kver_parse_within(const char *what, const char *arg, uint32_t lo, uint32_t hi, uint32_t *kv)
 {
 	char a[16], b[16];

@@ -1,6 +1,7 @@
 /* kver: kernel release numbers ("5.6", "2.6.31", "6.18.44") as ordered integers. */
 #ifndef XSC_KVER_H
 #define XSC_KVER_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #define KVER(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
@@ -16,4 +17,10 @@ uint32_t kver_release(uint32_t v);
 /* Parses ARG as a version from lo to any patch level of hi's release; otherwise reports
  * "WHAT …" naming the span and returns -1. */
 int kver_parse_within(const char *what, const char *arg, uint32_t lo, uint32_t hi, uint32_t *kv);
+/* The stable releases a change was backported to ("backported": 6.1.192), at most this many
+ * per change, in a zero-terminated array. */
+#define KVER_NBACKPORTS 4
+/* Whether kernel kv has a change that came in `since`: at or after it, or in the stable series
+ * of one of the backports bp at or past its patch level (6.1.192 has what 6.1 lacks). */
+bool kver_has(uint32_t kv, uint32_t since, const uint32_t bp[KVER_NBACKPORTS]);
 #endif

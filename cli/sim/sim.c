@@ -55,7 +55,7 @@ static bool check_word(const struct syscall *sc, const char *holder, const struc
 		if (!v)
 			return true; /* 0: the old behaviour, whatever it is named */
 		for (size_t i = 0; i < fs->nflags; i++)
-			if (fs->flags[i].value == v && fs->flags[i].since <= kv)
+			if (fs->flags[i].value == v && kver_has(kv, fs->flags[i].since, fs->flags[i].backported))
 				return true;
 		for (size_t i = 0; i < fs->nflags; i++)
 			if (fs->flags[i].value == v) {
@@ -476,7 +476,7 @@ static int run_checks(struct run *r)
 {
 	for (size_t i = 0; i < r->sc->nchecks; i++) {
 		const struct check *ck = &r->sc->checks[i];
-		if (r->opt->kv < ck->since || (ck->until && r->opt->kv >= ck->until))
+		if (!kver_has(r->opt->kv, ck->since, ck->backported) || (ck->until && r->opt->kv >= ck->until))
 			continue;
 		if (ck->step != CS_COND) {
 			if (!r->sized)
@@ -629,12 +629,35 @@ static void apply_effects(const struct catalog *cat, const struct call_request *
 	}
 }
 
+/* What a kernel before the interface answers: ENOSYS for a system call it lacks, but an
+ * opcode or ioctl of an older call is refused by that call ("checks" in force before the
+ * interface's since, reading the arguments alone: io_uring_register's EINVAL for an opcode it
+ * does not know, a pidfd's ENOTTY). The first that holds is the answer. */
+static int absent_errno(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+			struct sbuf *why)
+{
+	const struct syscall *sc = req->sc;
+	char ks[16], since[16];
+	struct expr_env env = { cat, sc, sc->st, NULL, 0, req->args, req->size, opt->kv };
+	for (size_t i = 0; i < sc->nchecks; i++) {
+		const struct check *ck = &sc->checks[i];
+		if (ck->step != CS_COND || ck->env || !kver_has(opt->kv, ck->since, ck->backported) || !ck->until || ck->until > sc->since ||
+		    opt->kv >= ck->until || !expr_eval(ck->code, ck->ncode, &env))
+			continue;
+		check_why(why, ck, &env);
+		return ck->err;
+	}
+	say(why, "%s came in %s; a %s kernel has no such system call", sc->name, kver_str(sc->since, since),
+	    kver_str(opt->kv, ks));
+	return ENOSYS;
+}
+
 static int sim_walk(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
 		    struct outcome *o, struct sbuf *why)
 {
 	const struct syscall *sc = req->sc;
 	const struct cstruct *st = req->buf_arg >= 0 ? sc->st : NULL;
-	char ks[16], since[16];
+	char ks[16];
 	o->stage = OS_CALLED;
 	memcpy(o->args, req->args, sizeof(o->args));
 	o->size = req->size;
@@ -646,10 +669,8 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		memcpy(o->after, req->buf, o->len);
 	}
 	kver_str(opt->kv, ks);
-	if (opt->kv < sc->since) {
-		say(why, "%s came in %s; a %s kernel has no such system call", sc->name, kver_str(sc->since, since), ks);
-		return fail(o, ENOSYS);
-	}
+	if (opt->kv < sc->since)
+		return fail(o, absent_errno(cat, req, opt, why));
 	/* a struct argument that is not xsc's buffer still goes through the size steps (the kernel
 	 * tests the size before it reads the struct: fs/file_attr.c, kernel/fork.c) and faults at
 	 * the copy, but for NULL with size 0, which says "no struct" where the rules do not name

@@ -70,8 +70,25 @@ static void test_widen(void)
 	diag_set_quiet(false);
 }
 
+/* A change backported to a stable series is in that series from the release named on, and
+ * in every release from its mainline one; a bare release (6.1) is the first, without them. */
+static void test_backports(void)
+{
+	const uint32_t bp[KVER_NBACKPORTS] = { KVER(5, 10, 223), KVER(6, 1, 192), 0, 0 };
+	ok(kver_has(KVER(6, 12, 0), KVER(6, 12, 0), bp) && kver_has(KVER(7, 3, 4), KVER(6, 12, 0), bp),
+	   "from its release on");
+	ok(kver_has(KVER(6, 1, 192), KVER(6, 12, 0), bp) && kver_has(KVER(6, 1, 200), KVER(6, 12, 0), bp),
+	   "in 6.1.192 and later 6.1 releases");
+	ok(!kver_has(KVER(6, 1, 0), KVER(6, 12, 0), bp) && !kver_has(KVER(6, 1, 191), KVER(6, 12, 0), bp),
+	   "not in the first 6.1 nor in 6.1.191");
+	ok(!kver_has(KVER(6, 6, 200), KVER(6, 12, 0), bp), "not in a series it was not backported to");
+	ok(kver_has(KVER(5, 10, 223), KVER(6, 12, 0), bp) && !kver_has(KVER(5, 15, 0), KVER(6, 12, 0), bp),
+	   "each series on its own");
+}
+
 int main(void)
 {
+	test_backports();
 	test_parse();
 	test_compare();
 	test_str();
