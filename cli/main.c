@@ -15,8 +15,6 @@
 #include "session.h"
 #include "base/banned.h"
 
-#define XSC_VERSION "0.1"
-
 static void usage(FILE *fp)
 {
 	fputs("usage: xsc [OPTIONS] [COMMAND [ARGS...] | FILE.xsc | -c 'CMD; CMD']\n", fp);
@@ -45,7 +43,8 @@ static int run_script(struct session *s, const char *path)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT, OPT_FORCE };
+	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT, OPT_FORCE,
+	       OPT_NO_PAGER, OPT_WIDTH };
 	static const struct option opts[] = {
 		{ "data", required_argument, NULL, OPT_DATA },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -57,6 +56,8 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "transcript", required_argument, NULL, OPT_TRANSCRIPT },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session s;
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 	int c, r;
 	session_init(&s);
 	run_attach(&s);
+	s.pager = true; /* on a terminal only (pager_start) */
 	sig_install();
 	s.data_dir = getenv("XSC_DATA");
 	if (s.data_dir && !*s.data_dir)
@@ -87,6 +89,17 @@ int main(int argc, char **argv)
 		}
 		case OPT_TRANSCRIPT: transcript = optarg; break; /* opened once --force is known */
 		case OPT_FORCE: s.force = true; break;
+		case OPT_NO_PAGER: s.pager = false; break;
+		case OPT_WIDTH: {
+			char *end;
+			unsigned long w = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || (w && (w < 20 || w > 1000))) {
+				usage_err("--width takes columns, 20..1000 (0: never wrap), not '%s'", optarg);
+				return 2;
+			}
+			s.width = (int)w;
+			break;
+		}
 		case 'c': cmds = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;

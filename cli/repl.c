@@ -1,4 +1,5 @@
 #include "repl.h"
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,11 +16,49 @@
 #include "run.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
+#include "kernel/explain.h"
+#include "kernel/kimage.h"
+#include "model/dataload.h"
+#include "model/kver.h"
 #include "base/banned.h"
 
 #define HISTORY_MAX 1000
 
 static struct session *repl_session;
+
+/* ---- the prompt: where 'call' goes, so that a room sees which kernel answers ---- */
+
+static char prompt[64] = "xsc> ";
+
+/* "xsc> " for the running kernel (the default, named by the banner), "xsc[sim 5.4]> " or
+ * "xsc[vm 6.1]> " when calls go elsewhere. */
+static void prompt_update(const struct session *s)
+{
+	char kv[16];
+	if (s->vm_version)
+		snprintf(prompt, sizeof(prompt), "xsc[vm %.16s]> ", s->vm_version);
+	else if (s->sim)
+		snprintf(prompt, sizeof(prompt), "xsc[sim %s%s]> ", kver_str(s->sim_kv, kv),
+			 s->check_fields ? " --check-fields" : "");
+	else
+		snprintf(prompt, sizeof(prompt), "xsc> ");
+}
+
+/* One line on start: what this is, the kernel it runs on, where calls go, how to get help. */
+static void banner(const struct session *s)
+{
+	char kv[16];
+	uint32_t run = running_kernel();
+	printf("xsc %s on Linux %s; ", XSC_VERSION, run ? kver_str(run, kv) : "(unknown version)");
+	if (s->vm_version)
+		printf("calls go to a real %s kernel in qemu", s->vm_version);
+	else if (s->sim)
+		printf("calls go to a simulated %s kernel", kver_str(s->sim_kv, kv));
+	else
+		printf("calls go to the running kernel, sandboxed");
+	printf(". 'help' lists the commands, 'lesson' the lessons, 'quit' leaves.\n");
+	fflush(stdout);
+}
 
 /* ---- completion ---- */
 
@@ -53,6 +92,138 @@ static const struct field *field_named(const char *name)
 	return s->cur ? cstruct_find_field(s->cur->st, name) : NULL;
 }
 
+/* The literal words of a command's synopsis ("[live | sim VERSION [--check-fields]]": live,
+ * sim, --check-fields; "--format=md|svg": --format=md, --format=svg), from the command table. */
+static void cand_literal(struct cands *c, const char *stem, size_t stemlen, const char *a, size_t n)
+{
+	bool literal = n > 0;
+	for (size_t i = 0; i < n && !stemlen; i++)
+		literal &= (a[i] >= 'a' && a[i] <= 'z') || a[i] == '-' || (i && a[i] >= '0' && a[i] <= '9');
+	if (!literal)
+		return;
+	struct sbuf w = SBUF_INIT;
+	sbuf_addf(&w, "%.*s%.*s", (int)stemlen, stem, (int)n, a);
+	cand(c, w.buf);
+	sbuf_release(&w);
+}
+
+static void cand_synopsis(struct cands *c, const char *syn)
+{
+	for (const char *p = syn; *p;) {
+		p += strspn(p, " []");
+		size_t n = strcspn(p, " []");
+		const char *eq = memchr(p, '=', n);
+		size_t stemlen = eq && p[0] == '-' ? (size_t)(eq - p) + 1 : 0; /* --format=md|svg */
+		for (size_t i = stemlen; i < n;) {
+			size_t k = strcspn(p + i, "|");
+			if (i + k > n)
+				k = n - i;
+			cand_literal(c, p, stemlen, p + i, k);
+			i += k + 1;
+		}
+		p += n;
+	}
+}
+
+/* "ARG=" for each argument of the syscall, or, after "ARG=", that argument's flag names. */
+static void cand_call_args(struct cands *c, const char *scname, const char *text)
+{
+	const struct syscall *sc = session_find_syscall(repl_session, scname);
+	const char *eq = strchr(text, '=');
+	for (size_t i = 0; sc && i < sc->nargs; i++) {
+		const struct sarg *a = &sc->args[i];
+		struct sbuf w = SBUF_INIT;
+		if (!eq) {
+			sbuf_addf(&w, "%s=", a->name);
+			cand(c, w.buf);
+		} else if (strlen(a->name) == (size_t)(eq - text) && !strncmp(a->name, text, (size_t)(eq - text))) {
+			for (size_t k = 0; a->flagset && k < a->flagset->nflags; k++) {
+				sbuf_reset(&w);
+				sbuf_addf(&w, "%s=%s", a->name, a->flagset->flags[k].name);
+				cand(c, w.buf);
+			}
+			sbuf_reset(&w);
+			sbuf_addf(&w, "%s=NULL", a->name);
+			if (a->role == AR_STRUCT || a->role == AR_PTR)
+				cand(c, w.buf);
+		}
+		sbuf_release(&w);
+	}
+}
+
+/* doc's topics besides syscall and struct names: the pages of the guide and the lessons
+ * (docs/ beside the catalogue, in the source tree as where make install puts them). */
+static void cand_doc_pages(struct cands *c)
+{
+	static const char *const dirs[] = { "guide", "lessons" };
+	cand(c, "reference");
+	cand(c, "commands");
+	cand(c, "lessons");
+	const char *data = repl_session->data_dir ? repl_session->data_dir : catalog_default_dir();
+	for (size_t d = 0; data && d < 2; d++) {
+		struct sbuf path = SBUF_INIT;
+		sbuf_addf(&path, "%s/../docs/%s", data, dirs[d]);
+		DIR *dir = opendir(path.buf);
+		for (struct dirent *e; dir && (e = readdir(dir));) {
+			size_t n = strlen(e->d_name);
+			if (n > 3 && !strcmp(e->d_name + n - 3, ".md") && strcmp(e->d_name, "index.md")) {
+				char *name = xstrndup(e->d_name, n - 3);
+				cand(c, name);
+				free(name);
+			}
+		}
+		if (dir)
+			closedir(dir);
+		sbuf_release(&path);
+	}
+}
+
+/* Kernel versions: the catalogue's for a simulated kernel (every version that changed
+ * something), the images' for a real one. */
+static void cand_versions(struct cands *c, bool real)
+{
+	char kv[16];
+	if (real) {
+		struct kimages ks;
+		const char *data = repl_session->data_dir ? repl_session->data_dir : catalog_default_dir();
+		if (data && kimages_load(data, &ks) == 0) {
+			for (size_t i = 0; i < ks.n; i++)
+				cand(c, ks.k[i].version);
+			kimages_release(&ks);
+		}
+		return;
+	}
+	const struct catalog *cat = repl_session->cat;
+	for (size_t i = 0; cat && i < cat->nstructs; i++)
+		for (size_t v = 0; v < cat->structs[i].nversions; v++)
+			cand(c, kver_str(cat->structs[i].versions[v].since, kv));
+	for (size_t i = 0; cat && i < cat->nsyscalls; i++)
+		cand(c, kver_str(cat->syscalls[i].since, kv));
+}
+
+/* Completions that depend on the words before, beyond the command table's completer:
+ * call's arguments, doc's pages, kernel versions. true when they answer alone. */
+static bool collect_special(struct cands *c, const struct command *cmd, char **words, int nwords, const char *text)
+{
+	const char *prev = words[nwords - 1];
+	if (!strcmp(cmd->name, "call") && nwords >= 2 && strcmp(prev, "--unsafe")) {
+		const char *scname = strcmp(words[1], "--unsafe") ? words[1] : nwords >= 3 ? words[2] : NULL;
+		if (scname && (nwords > 2 || strcmp(words[1], "--unsafe"))) {
+			cand_call_args(c, scname, text);
+			return strchr(text, '=') != NULL;
+		}
+	}
+	if (!strcmp(cmd->name, "doc") && nwords == 1)
+		cand_doc_pages(c);
+	if (!strcmp(prev, "sim") || !strcmp(prev, "vm") || !strcmp(prev, "--kernel")) {
+		if (!repl_session->cat && !repl_session->cat_failed)
+			session_catalog(repl_session);
+		cand_versions(c, strcmp(prev, "sim") != 0);
+		return true;
+	}
+	return false;
+}
+
 /* Candidates for the word being completed, given the words before it. */
 static void collect(struct cands *c, char **words, int nwords)
 {
@@ -65,6 +236,9 @@ static void collect(struct cands *c, char **words, int nwords)
 	const struct command *cmd = command_find(words[0]);
 	if (!cmd)
 		return;
+	if (collect_special(c, cmd, words, nwords, c->prefix))
+		return;
+	cand_synopsis(c, cmd->synopsis);
 	enum completer what = cmd->comp[nwords - 1 < 2 ? nwords - 1 : 2];
 	const struct catalog *cat = NULL;
 	if (what == COMP_ENTITY || what == COMP_VALUE)
@@ -177,6 +351,8 @@ static char **complete(const char *text, int start, int end)
 		free(c.v);
 		return NULL;
 	}
+	/* "flags=" goes on with the value: no space after it */
+	rl_completion_append_character = c.n == 1 && c.v[0][strlen(c.v[0]) - 1] == '=' ? '\0' : ' ';
 	/* matches[0] is the longest common prefix, as readline expects */
 	char **m = xmalloc((c.n + 2) * sizeof(*m));
 	size_t lcp = strlen(c.v[0]);
@@ -285,7 +461,7 @@ static void obey(void)
 		rl_crlf();
 	rl_callback_handler_remove();
 	sig_obey();
-	rl_callback_handler_install("xsc> ", on_line);
+	rl_callback_handler_install(prompt, on_line);
 	rl_replace_line(text, 0);
 	rl_point = point;
 	rl_redisplay();
@@ -298,7 +474,8 @@ static char *read_line(void)
 	line_read = NULL;
 	line_done = false;
 	sig_catch_prompt(true);
-	rl_callback_handler_install("xsc> ", on_line);
+	prompt_update(repl_session);
+	rl_callback_handler_install(prompt, on_line);
 	while (!line_done && !sig_fatal()) {
 		if (sig_prompt_asked()) {
 			obey();
@@ -337,6 +514,7 @@ int repl_run(struct session *s)
 	if (hist)
 		read_history(hist); /* a missing or odd file just means no history */
 	int result = 0;
+	banner(s);
 	while (!s->quit && !sig_fatal()) {
 		sig_clear();
 		char *line = read_line();

@@ -25,6 +25,7 @@ void session_init(struct session *s)
 	s->timeout_ms = 2000;
 	outcome_init(&s->last);
 	s->transcript_fd = -1;
+	s->width = -1;
 }
 
 void session_init_child(struct session *child, const struct session *parent)

@@ -68,6 +68,9 @@ struct session {
 	void *observer_state;
 	const struct session_runner *runner; /* the front's (run_attach), or NULL */
 	bool checking;             /* runs a solution for lesson --check, which it may not start again */
+	bool pager;                /* long output goes through a pager on a terminal (not --no-pager) */
+	int width;                 /* --width N; -1: the terminal's */
+	unsigned columns;          /* the running command's text width; 0: do not wrap */
 	unsigned scripted;         /* > 0 while commands come from a script, -c or standard input */
 };
 

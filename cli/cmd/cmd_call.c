@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/pager.h"
 #include "cmd/commands.h"
 #include "kernel/explain.h"
 #include "kernel/invoke.h"
@@ -89,7 +90,12 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	print_unsafe(o_, plan);
 	for (const char *p = ex->text.buf; *p;) {
 		const char *nl = strchr(p, '\n');
-		out_text(o_, "  why: %.*s\n", (int)(nl ? nl - p : (long)strlen(p)), p);
+		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		struct sbuf w = SBUF_INIT; /* continued under the reason, not under "why:" */
+		term_wrap(&w, one, 7, 7, s->columns);
+		out_text(o_, "  why: %s\n", w.buf);
+		sbuf_release(&w);
+		free(one);
 		p = nl ? nl + 1 : p + strlen(p);
 	}
 	if (wb.len) {

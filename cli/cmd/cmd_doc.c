@@ -2,8 +2,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include "cmd/commands.h"
 #include "cmd/docbundle.h"
 #include "docs/termdoc.h"
@@ -88,7 +86,7 @@ int cmd_doc(struct session *s, int argc, char **argv)
 		if (best)
 			r = err("no page '%s' (did you mean '%s'?)", topic.buf, best);
 		else
-			r = err("no page '%s'; topics: a syscall or struct name, 'reference', 'commands'%s%s", topic.buf,
+			r = err("no page '%s'; topics: a syscall or struct name, 'reference', 'commands', 'lessons'%s%s", topic.buf,
 				list.len ? ", " : "", list.buf);
 		sbuf_release(&list);
 		for (size_t i = 0; i < b.nfiles; i++)
@@ -98,10 +96,11 @@ int cmd_doc(struct session *s, int argc, char **argv)
 			free(titles[i]);
 		free(titles);
 	} else {
-		unsigned width = 80;
-		struct winsize ws;
-		if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-			width = ws.ws_col > 120 ? 120 : ws.ws_col;
+		/* the terminal's width (or --width), measured before a pager took the output;
+		 * 80 when there is none, and prose is not stretched past 120 */
+		unsigned width = s->columns >= 20 ? s->columns : 80;
+		if (width > 120)
+			width = 120;
 		char *base = s->out.color ? site_base(b.root) : NULL;
 		struct termdoc_opts o = { .color = s->out.color, .hyperlinks = s->out.color, .width = width,
 					  .base_url = base, .page_path = site_path.buf };

@@ -1,5 +1,6 @@
 /* dump: an annotated hex dump of the current buffer. */
 #include <string.h>
+#include "base/pager.h"
 #include "cmd/commands.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -8,6 +9,14 @@ static void hex_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		sbuf_addf(sb, "%s%02x", i ? " " : "", p[i]);
+}
+
+static bool flagset_has_value(const struct flagset *fs, uint64_t v)
+{
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (fs->flags[i].value == v)
+			return true;
+	return false;
 }
 
 void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb)
@@ -46,8 +55,12 @@ void field_describe(const struct structbuf *b, const struct field *f, struct sbu
 		return;
 	}
 	uint64_t v = structbuf_get(b, f);
-	if (f->flagset)
-		xlat_flags(sb, f->flagset, v);
+	if (f->flagset && f->flagset->kind == FS_ENUM && !v && !flagset_has_value(f->flagset, 0))
+		sbuf_adds(sb, "0"); /* zero is the old behaviour (propagation left as it is), no unknown value */
+	else if (f->flagset) /* decoded as the call line decodes it: O_ACCMODE, never O_WRONLY|O_RDWR */
+		xlat_flags_valued(sb, f->flagset, v);
+	else if (f->format == FF_OCTAL) /* a mode, as strace and chmod write it */
+		sbuf_addf(sb, "%#llo", (unsigned long long)v);
 	else if (ftype_signed(f->type))
 		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
 	else if (v >= 256)
@@ -56,15 +69,28 @@ void field_describe(const struct structbuf *b, const struct field *f, struct sbu
 		sbuf_addf(sb, "%llu", (unsigned long long)v);
 }
 
-static void dump_row(struct out *o, size_t off, const unsigned char *p, size_t n, const char *field,
+/* The VALUE column starts here: "  OFF  BYTES  FIELD " */
+enum { VALUE_COL = 2 + 5 + 2 + 23 + 2 + 22 + 1 };
+
+/* A value wrapped to the terminal (80 columns on a projector): continued under the VALUE
+ * column, or further left when that leaves too little room. */
+static void wrap_value(struct sbuf *sb, const char *value, unsigned width)
+{
+	size_t indent = width >= VALUE_COL + 20 ? VALUE_COL : 8;
+	term_wrap(sb, value, VALUE_COL, indent, width);
+}
+
+static void dump_row(struct out *o, unsigned width, size_t off, const unsigned char *p, size_t n, const char *field,
 		     const char *value, bool alarm)
 {
-	struct sbuf hex = SBUF_INIT;
+	struct sbuf hex = SBUF_INIT, val = SBUF_INIT;
 	hex_bytes(&hex, p, n);
+	wrap_value(&val, value, width);
 	out_text(o, "  %5zu  %s%-23s%s  %-22s %s%s%s\n", off, alarm ? out_color(o, OC_RED) : "", hex.buf,
-		 alarm ? out_color(o, OC_RESET) : "", field, alarm ? out_color(o, OC_RED) : "", value,
+		 alarm ? out_color(o, OC_RESET) : "", field, alarm ? out_color(o, OC_RED) : "", val.buf,
 		 alarm ? out_color(o, OC_RESET) : "");
 	sbuf_release(&hex);
+	sbuf_release(&val);
 }
 
 int cmd_dump(struct session *s, int argc, char **argv)
@@ -126,16 +152,19 @@ int cmd_dump(struct session *s, int argc, char **argv)
 		if (way == FD_INOUT && (dir == FD_OUT || dir == FD_IGNORED)) /* in an in/out struct: not read */
 			sbuf_addf(&shownval, "   (%s)", fdir_name(dir));
 		if (is_ptr) {
-			dump_row(o, f->offset, p, 0, f->name, shownval.buf, false);
+			dump_row(o, s->columns, f->offset, p, 0, f->name, shownval.buf, false);
 		} else if (f->count && f->size > 8 && mem_all_zero(p, f->size)) {
 			struct sbuf z = SBUF_INIT;
 			sbuf_addf(&z, "00 x %u", f->size);
-			out_text(o, "  %5u  %-23s  %-22s %s\n", f->offset, z.buf, f->name, shownval.buf);
+			struct sbuf v = SBUF_INIT;
+			wrap_value(&v, shownval.buf, s->columns);
+			out_text(o, "  %5u  %-23s  %-22s %s\n", f->offset, z.buf, f->name, v.buf);
+			sbuf_release(&v);
 			sbuf_release(&z);
 		} else {
 			for (size_t k = 0; k < f->size; k += 8) {
 				size_t n = f->size - k < 8 ? f->size - k : 8;
-				dump_row(o, f->offset + k, p + k, n, k ? "" : f->name, k ? "" : shownval.buf,
+				dump_row(o, s->columns, f->offset + k, p + k, n, k ? "" : f->name, k ? "" : shownval.buf,
 					 reserved_bad && !mem_all_zero(p + k, n));
 			}
 		}
@@ -190,7 +219,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 					sbuf_addf(&marks, "%s%zu", marks.len ? "," : "!! nonzero at ", off + k);
 					out_u64(o, NULL, off + k);
 				}
-			dump_row(o, off, p, n, "(tail)", marks.buf, true);
+			dump_row(o, s->columns, off, p, n, "(tail)", marks.buf, true);
 			sbuf_release(&marks);
 		}
 		if (zero_from != (size_t)-1)

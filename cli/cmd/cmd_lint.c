@@ -72,7 +72,7 @@ int cmd_lint(struct session *s, int argc, char **argv)
 		return -1;
 	}
 	struct out *o = &s->out;
-	size_t count[3] = { 0, 0, 0 }, supp = 0;
+	size_t count[3] = { 0, 0, 0 }, supp = 0, unread = 0;
 	int ret = 0;
 	out_arr(o, NULL);
 	for (int k = 0; k < nsrc; k++) {
@@ -82,6 +82,7 @@ int cmd_lint(struct session *s, int argc, char **argv)
 		memset(&h, 0, sizeof(h));
 		if (fetch_source(srcs[k], &fo, &text, &name) < 0 || header_parse(&h, name, text.buf, text.len) < 0) {
 			ret = -1;
+			unread++;
 		} else {
 			struct lint_result r;
 			lint_run(&h, &r);
@@ -101,6 +102,8 @@ int cmd_lint(struct session *s, int argc, char **argv)
 		 count[HD_WARNING], count[HD_WARNING] == 1 ? "" : "s", count[HD_NOTE], count[HD_NOTE] == 1 ? "" : "s");
 	if (supp)
 		out_text(o, " (%zu suppressed)", supp);
+	if (unread) /* "0 errors" alone would pass a header nobody read */
+		out_text(o, "; %zu of %d source%s not read", unread, nsrc, nsrc == 1 ? "" : "s");
 	out_text(o, "\n");
 	free(srcs);
 	if (ret < 0)

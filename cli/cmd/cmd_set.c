@@ -36,6 +36,22 @@ int parse_field_value(struct session *s, const struct field *f, int argc, char *
 	return r;
 }
 
+/* 'set mode 644' stores decimal 644, 01204 (the sticky bit): said at once, with the octal the
+ * user meant when the digits are octal ones. A literal with a leading 0 or 0x is deliberate. */
+static void warn_decimal_mode(struct out *o, const struct field *f, int argc, char **argv)
+{
+	const char *t = argc == 3 ? argv[2] : NULL;
+	if (f->format != FF_OCTAL || !t || t[0] < '1' || t[0] > '9' || t[strspn(t, "0123456789")])
+		return;
+	unsigned long long v = strtoull(t, NULL, 10);
+	if (v < 8)
+		return;
+	out_text(o, "%s: %s is decimal, %#llo in octal; a mode is octal", f->name, t, v);
+	if (!t[strspn(t, "01234567")])
+		out_text(o, ": did you mean 0%s?", t);
+	out_text(o, "\n");
+}
+
 int cmd_set(struct session *s, int argc, char **argv)
 {
 	if (argc < 3)
@@ -55,6 +71,7 @@ int cmd_set(struct session *s, int argc, char **argv)
 	value_release(&v);
 	if (r < 0)
 		return r;
+	warn_decimal_mode(&s->out, f, argc, argv);
 	const char *note = s->cur->notes[f - s->cur->st->fields];
 	if (note)
 		out_text(&s->out, "%s: %s\n", f->name, note);

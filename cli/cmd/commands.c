@@ -1,4 +1,5 @@
 #include "cmd/commands.h"
+#include "base/pager.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,13 +9,13 @@ const struct command commands[] = {
 	{ "list", cmd_list, "[--json]", "list the catalogue: syscall, number, since, kind, struct, sizes",
 	  "Lists every interface in the catalogue with its x86_64 number (or 'ioctl'), the kernel\n"
 	  "that added it, its kind, its struct and the struct's published sizes.",
-	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
+	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_NONE } },
 	{ "show", cmd_show, "[syscall|struct|flagset] NAME [--json]", "show a syscall, struct or flag set in full",
 	  "For a syscall: prototype, arguments, where the size travels and the size rules, the\n"
 	  "struct's layout, errors, lineage and notes. For a struct: the layout table (offset,\n"
 	  "size, type, field, since, meaning of zero), the size versions and the flag sets.\n"
 	  "For a flag set: every flag with its value and kernel version.",
-	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY } },
+	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_ENTITY } },
 	{ "new", cmd_new, "STRUCT|SYSCALL [as NAME]", "make a zeroed buffer at the newest known size",
 	  "Makes a buffer holding the struct (or the syscall's struct), zeroed, at the newest\n"
 	  "size the catalogue knows, and makes it current. Its name is the struct's unless\n"
@@ -49,7 +50,7 @@ const struct command commands[] = {
 	  "Shows, per field, its offset, bytes and decoded value (flags as names plus a hex\n"
 	  "remainder), then the bytes past the newest known size as the tail. Nonzero tail bytes\n"
 	  "are marked: the kernel refuses them with E2BIG unless it knows the field.",
-	  CMD_CATALOG | CMD_BUFFER | CMD_JSON, { COMP_NONE } },
+	  CMD_CATALOG | CMD_BUFFER | CMD_JSON | CMD_PAGE, { COMP_NONE } },
 	{ "expect", cmd_expect, "ok|errno E|ret N|size N|field F V|bytes O B...",
 	  "assert something about the last call or the current buffer; fails the script if wrong",
 	  "Makes scripts and lessons self-checking. About the last call: 'expect ok', 'expect\n"
@@ -96,7 +97,7 @@ const struct command commands[] = {
 	  "old caller on a newer kernel), zero tail accepted (a newer caller whose extra bytes are\n"
 	  "zero), E2BIG, EINVAL or ENOSYS. --format=md writes a Markdown table, --format=svg a\n"
 	  "picture for the site.",
-	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY } },
+	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_ENTITY } },
 	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"
@@ -125,7 +126,7 @@ const struct command commands[] = {
 	  "inconclusive); with SYSCALL, one line per bit with its name. Bits are the catalogue's\n"
 	  "stable numbering: what a sys_features(nr, map, mapsize) system call would return.\n"
 	  "--kernel 6.1 shows a real kernel's, probed in a guest ('target vm').",
-	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
+	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS | CMD_PAGE, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "kernels", cmd_kernels, "[fetch [VERSION...]] [--json]", "the real kernels 'target vm' boots, and fetching them",
 	  "Lists the real kernels xsc knows (data/kernels/debian.json: Debian's cloud kernel\n"
 	  "images of 5.10, 6.1, 6.12, 6.18 and 7.3), the Debian package and version of each, and\n"
@@ -138,10 +139,11 @@ const struct command commands[] = {
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_NONE } },
 	{ "doc", cmd_doc, "TOPIC", "a documentation page in the terminal",
 	  "TOPIC is a syscall or struct name ('struct rseq' when both exist), 'reference',\n"
-	  "'commands', or a page of the guide or the lessons by its file name ('conventions').\n"
+	  "'commands', 'lessons', or a page of the guide or a lesson by its file name\n"
+	  "('size-and-versions', '02-e2big-and-einval').\n"
 	  "Renders headings, tables, code and emphasis; with colour on, links are OSC 8\n"
 	  "hyperlinks to the site's anchors (XSC_SITE_URL, else build/site when it exists).",
-	  CMD_CATALOG, { COMP_ENTITY } },
+	  CMD_CATALOG | CMD_PAGE, { COMP_ENTITY } },
 	{ "docs", cmd_docs, "[-o DIR] [--man FILE] [--completion FILE] [--force]", "generate the Markdown reference from the catalogue",
 	  "Writes the reference (docs/reference/ of the source tree by default): an index, one page\n"
 	  "per syscall and per struct (layout with an anchor per field, size versions, flags with\n"
@@ -179,14 +181,14 @@ const struct command commands[] = {
 	  "inside the struct, fields with no word on what zero means. Rules are listed in\n"
 	  "docs/guide/lint-rules.md; '/* xsc-lint: ignore RULE */' on the line (or the line above)\n"
 	  "silences one. Fails (exit 1) when an error is found.",
-	  CMD_JSON | CMD_EFFECTS, { COMP_FILE, COMP_FILE, COMP_FILE } },
+	  CMD_JSON | CMD_EFFECTS | CMD_PAGE, { COMP_FILE, COMP_FILE, COMP_FILE } },
 	{ "diff", cmd_diff, "OLD NEW [--json] [FETCH-OPTIONS]", "every extension and ABI break between two header or catalogue versions",
 	  "OLD and NEW are headers (paths or URLs) or catalogues (a directory or a .json file).\n"
 	  "Per struct: fields added (where, how big), removed, moved or retyped, size changes\n"
 	  "and whether a VERn macro documents each; per flag group: flags added, removed or\n"
 	  "renumbered. Each change gets a verdict: compatible extension, undocumented extension\n"
 	  "(warning) or ABI break (error). Fails (exit 1) on an ABI break.",
-	  CMD_JSON | CMD_EFFECTS, { COMP_FILE, COMP_FILE, COMP_NONE } },
+	  CMD_JSON | CMD_EFFECTS | CMD_PAGE, { COMP_FILE, COMP_FILE, COMP_NONE } },
 	{ "demo", cmd_demo, "[NAME] [--sim VERSION] [--verbose] [--json]", "a teaching demo: real commands, narrated",
 	  "Without NAME, lists the demos. Each demo runs real xsc commands (in a scratch session:\n"
 	  "your buffers and target are untouched) and prints them with their output and a few\n"
@@ -194,7 +196,7 @@ const struct command commands[] = {
 	  "no-op-query, vdso-counter. Live calls go to the running kernel; --sim VERSION sends them\n"
 	  "to a simulated kernel instead, so the output is the same everywhere. --verbose (and\n"
 	  "--json) add the numbers that vary from run to run, such as double-fetch's race counts.",
-	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
+	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_NONE } },
 	{ "lesson", cmd_lesson, "[N [STEP] | resume | progress | stop] [--check FILE.xsc | --solution] [--json]",
 	  "guided, self-checking workshop lessons",
 	  "Without N, lists the lessons (docs/lessons/NN-name.md). 'lesson N' starts lesson N (at\n"
@@ -254,7 +256,7 @@ const struct command commands[] = {
 	  "the catalogue loader first. Existing files are refused unless --force, which replaces\n"
 	  "each whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE } },
-	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", 0, { COMP_COMMAND } },
+	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", CMD_PAGE, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
 };
@@ -267,6 +269,8 @@ const struct global_option global_options[] = {
 	{ "--timeout", "MS", "how long a live call may take (default 2000)" },
 	{ "--unsafe", NULL, "let live calls change things outside their sandbox, and scripts write files anywhere" },
 	{ "--transcript", "FILE", "record every command and its output in FILE (Markdown)" },
+	{ "--no-pager", NULL, "never page long output (on a terminal it goes through $PAGER, else less -FRX)" },
+	{ "--width", "N", "wrap text to N columns (default: the terminal's; 0 never wraps)" },
 	{ "--force", NULL, "let --transcript, export, import -o and docs replace existing files" },
 	{ "-c", "CMDS", "run commands separated by ';'" },
 	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
@@ -330,8 +334,14 @@ int command_run(struct session *s, int argc, char **argv)
 	out_init(&s->out, stdout, json, color);
 	if (quiet)
 		s->out.json = true; /* out_text writes nothing; no JSON calls are made */
+	/* the width is the terminal's, measured before a pager takes standard output */
+	s->columns = s->width >= 0 ? (unsigned)s->width : term_columns();
+	struct pager pg = { 0, -1 };
+	if ((c->flags & CMD_PAGE) && s->pager)
+		pager_start(&pg);
 	int r = c->fn(s, n, argv);
 	out_done(&s->out);
 	fflush(stdout);
+	pager_stop(&pg);
 	return r;
 }

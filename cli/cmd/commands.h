@@ -11,6 +11,7 @@ enum cmd_flags {
 	CMD_BUFFER = 1 << 1,  /* needs a current buffer */
 	CMD_JSON = 1 << 2,    /* understands --json */
 	CMD_EFFECTS = 1 << 3, /* calls the kernel, writes files or fetches URLs: refused when the session forbids it */
+	CMD_PAGE = 1 << 4,    /* output that can be long: through the pager on a terminal (base/pager.h) */
 };
 
 /* What the REPL completes for each argument position. */

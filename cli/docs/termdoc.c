@@ -186,6 +186,87 @@ static void wrap(struct sbuf *out, const char *text, const char *first, const ch
 static void blocks(struct tctx *t, cmark_node *n, const char *indent, int depth);
 static void block_one(struct tctx *t, cmark_node *k, const char *indent, int depth, bool gap);
 
+/* The widest word of a cell: a column narrower than that would cut a word. */
+static size_t longest_word(const struct sbuf *sb)
+{
+	size_t best = 0;
+	for (const char *p = sb->buf ? sb->buf : ""; *p;) {
+		size_t n = strcspn(p, " ");
+		size_t ww = text_width(p, n);
+		if (ww > best)
+			best = ww;
+		p += n + (p[n] == ' ');
+	}
+	return best;
+}
+
+/* Narrows the widest columns until the table fits width (a projector's 80 columns), never
+ * below a column's longest word: its cells then wrap inside it (table_row). */
+static void fit_columns(const struct sbuf *cells, size_t nrows, size_t ncols, size_t *w, size_t indent, unsigned width)
+{
+	size_t *minw = xcalloc(ncols, sizeof(*minw)), total = indent + 2 * (ncols - 1);
+	for (size_t c = 0; c < ncols; c++) {
+		for (size_t r = 0; r < nrows; r++) {
+			size_t lw = longest_word(&cells[r * ncols + c]);
+			if (lw > minw[c])
+				minw[c] = lw;
+		}
+		total += w[c];
+	}
+	while (width && total > width) {
+		size_t widest = ncols;
+		for (size_t c = 0; c < ncols; c++)
+			if (w[c] > minw[c] && (widest == ncols || w[c] > w[widest]))
+				widest = c;
+		if (widest == ncols)
+			break; /* every column is down to its longest word */
+		w[widest]--;
+		total--;
+	}
+	free(minw);
+}
+
+/* One row of a table: each cell wrapped to its column's width, the row as tall as its
+ * tallest cell. */
+static void table_row(struct tctx *t, const struct sbuf *cells, size_t ncols, const size_t *w, const uint8_t *align,
+		      const char *indent)
+{
+	struct sbuf *wrapped = xcalloc(ncols, sizeof(*wrapped));
+	const char **at = xcalloc(ncols, sizeof(*at));
+	for (size_t c = 0; c < ncols; c++) {
+		sbuf_init(&wrapped[c]);
+		if (cells[c].buf && cells[c].len)
+			wrap(&wrapped[c], cells[c].buf, "", "", (unsigned)w[c]);
+		at[c] = wrapped[c].buf ? wrapped[c].buf : "";
+	}
+	for (bool more = true; more;) {
+		sbuf_adds(t->out, indent);
+		more = false;
+		for (size_t c = 0; c < ncols; c++) {
+			size_t n = strcspn(at[c], "\n");
+			size_t cw = text_width(at[c], n);
+			bool right = align && align[c] == 'r';
+			for (size_t k = cw; right && k < w[c]; k++)
+				sbuf_addch(t->out, ' ');
+			sbuf_add(t->out, at[c], n);
+			if (c + 1 < ncols) {
+				for (size_t k = cw; !right && k < w[c]; k++)
+					sbuf_addch(t->out, ' ');
+				sbuf_adds(t->out, "  ");
+			}
+			at[c] += n + (at[c][n] == '\n');
+			more |= *at[c] != 0;
+		}
+		while (t->out->len && t->out->buf[t->out->len - 1] == ' ')
+			t->out->buf[--t->out->len] = 0;
+		sbuf_addch(t->out, '\n');
+	}
+	for (size_t c = 0; c < ncols; c++)
+		sbuf_release(&wrapped[c]);
+	free(wrapped);
+	free(at);
+}
+
 static void table(struct tctx *t, cmark_node *tbl, const char *indent)
 {
 	const struct mdlib *md = t->md;
@@ -218,28 +299,10 @@ static void table(struct tctx *t, cmark_node *tbl, const char *indent)
 				w[c] = cw;
 		}
 	}
+	fit_columns(cells, nrows, ncols, w, text_width(indent, strlen(indent)), t->o->width);
 	uint8_t *align = md->table_alignments(tbl);
 	for (r = 0; r < nrows; r++) {
-		sbuf_adds(t->out, indent);
-		for (size_t c = 0; c < ncols; c++) {
-			struct sbuf *sb = &cells[r * ncols + c];
-			const char *s = sb->buf ? sb->buf : "";
-			size_t cw = sb->buf ? text_width(sb->buf, sb->len) : 0;
-			bool right = align && align[c] == 'r';
-			if (right)
-				for (size_t k = cw; k < w[c]; k++)
-					sbuf_addch(t->out, ' ');
-			sbuf_adds(t->out, s);
-			if (c + 1 < ncols) {
-				if (!right)
-					for (size_t k = cw; k < w[c]; k++)
-						sbuf_addch(t->out, ' ');
-				sbuf_adds(t->out, "  ");
-			}
-		}
-		while (t->out->len && t->out->buf[t->out->len - 1] == ' ')
-			t->out->buf[--t->out->len] = 0;
-		sbuf_addch(t->out, '\n');
+		table_row(t, &cells[r * ncols], ncols, w, align, indent);
 		if (r == 0) {
 			sbuf_adds(t->out, indent);
 			if (t->o->color)

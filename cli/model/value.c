@@ -178,6 +178,13 @@ static void name_value(struct parser *P, struct value *v)
 	while (isalnum((unsigned char)*P->p) || *P->p == '_')
 		P->p++;
 	char *name = xstrndup(start, (size_t)(P->p - start));
+	if (!strcmp(name, "NULL")) { /* as strace prints a null pointer (attr=NULL): C's null pointer, 0 */
+		free(name);
+		v->kind = VK_INT;
+		v->bits = 0;
+		v->width = 64, v->is_signed = false;
+		return;
+	}
 	const struct flagset *in = NULL;
 	const struct flag *f = P->cat ? catalog_find_flag(P->cat, P->fs, name, &in) : NULL;
 	if (!f) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/pager.h"
 #include "base/sbuf.h"
 #include "base/util.h"
 
@@ -133,8 +134,29 @@ static void sanitiser(void)
 	}
 }
 
+/* term_wrap: breaks at spaces and after '|' or ',', never inside a word or a comment */
+static void test_term_wrap(void)
+{
+	static const struct { const char *text; size_t col, indent; unsigned width; const char *want; } cases[] = {
+		{ "short", 10, 10, 80, "short" },
+		{ "a b c d", 0, 2, 0, "a b c d" },
+		{ "one two three", 0, 2, 8, "one two\n  three" },
+		{ "O_RDWR|O_CREAT|O_EXCL", 0, 0, 12, "O_RDWR|\nO_CREAT|\nO_EXCL" },
+		{ "0x1 /* RESOLVE_??? */ <- x", 0, 0, 10, "0x1\n/* RESOLVE_??? */\n<- x" },
+		{ "averyveryverylongword x", 0, 4, 10, "averyveryverylongword\n    x" },
+		{ "ab cd", 8, 4, 10, "ab\n    cd" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sbuf sb = SBUF_INIT;
+		term_wrap(&sb, cases[i].text, cases[i].col, cases[i].indent, cases[i].width);
+		is_str(sb.buf, cases[i].want, "term_wrap case %zu", i);
+		sbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
+	test_term_wrap();
 	dist("", "", 3, 0);
 	dist("openat2", "openat2", 3, 0);
 	dist("openat", "openat2", 3, 1);
