@@ -121,4 +121,10 @@ if [ -w /dev/full ]; then
 	[ $rc = 1 ] || { echo "FAIL write to /dev/full: exit $rc"; fail=1; }
 	has err '^xsc: cannot write the output' "write to /dev/full"
 fi
+# every page 'help doc' names as an example exists ('struct rseq' is two words)
+$XSC $D help doc >helpdoc 2>&1
+for page in $(grep -o "'[a-z0-9-]*'" helpdoc | tr -d "'"); do
+	t 0 "doc $page, named by 'help doc'" $XSC $D doc "$page"
+done
+grep -q "'size-and-versions'" helpdoc || { echo "FAIL help doc names no guide page"; fail=1; }
 exit $fail
