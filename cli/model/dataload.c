@@ -36,6 +36,8 @@ struct loader {
 	struct catalog *cat;
 	struct arena *a;
 	const struct src *src;
+	const struct src *srcs; /* every file, for a check list that takes another call's checks */
+	size_t nsrcs;
 	struct step path[16];
 	int depth;
 	bool failed;
@@ -1059,10 +1061,98 @@ static void check_struct_reads(struct loader *L, const struct syscall *sc, const
 	}
 }
 
+/* {"checks_of": NAME}: the conditions of another call that runs the same kernel code on the
+ * same struct (IORING_OP_OPENAT2 and openat2 share build_open_flags), found in whichever file
+ * holds it and compiled here, against this call's arguments and struct. Its size steps are
+ * its own, so they are left out; a list that takes another's checks is not taken in turn. */
+static json_t *checks_of(struct loader *L, json_t *co, const struct src **in, size_t *at)
+{
+	static const char *const keys[] = { "checks_of", "source", NULL };
+	if (!check_object(L, co, "a check list's checks_of", keys))
+		return NULL;
+	const char *name = get_str(L, co, "checks_of", true, "a checks_of entry");
+	for (size_t f = 0; name && f < L->nsrcs; f++) {
+		json_t *a = json_object_get(L->srcs[f].root, "syscalls");
+		for (size_t i = 0; a && i < json_array_size(a); i++) {
+			json_t *o = json_array_get(a, i), *n = json_object_get(o, "name");
+			if (!json_is_string(n) || strcmp(json_string_value(n), name))
+				continue;
+			json_t *cks = json_object_get(o, "checks");
+			push_key(L, "checks_of");
+			if (!json_is_array(cks))
+				lerr(L, "'%s' has no checks to take", name);
+			for (size_t k = 0; json_is_array(cks) && k < json_array_size(cks) && !L->failed; k++)
+				if (json_object_get(json_array_get(cks, k), "checks_of"))
+					lerr(L, "'%s' takes another call's checks itself: name that call", name);
+			pop(L);
+			*in = &L->srcs[f];
+			*at = i;
+			return L->failed ? NULL : cks;
+		}
+	}
+	if (name && !L->failed) {
+		push_key(L, "checks_of");
+		lerr(L, "no syscall named '%s' to take checks from", name);
+		pop(L);
+	}
+	return NULL;
+}
+
+/* Loads the conditions of another call's list at the place of its checks_of entry; errors
+ * point into the file that holds them. */
+static size_t load_checks_of(struct loader *L, json_t *cks, const struct src *in, size_t at, struct syscall *sc,
+			     struct check *list)
+{
+	const struct src *here = L->src;
+	struct step saved[ARRAY_SIZE(L->path)];
+	int depth = L->depth;
+	size_t n = 0;
+	memcpy(saved, L->path, sizeof(saved));
+	L->src = in;
+	L->depth = 0;
+	push_key(L, "syscalls"), push_idx(L, at), push_key(L, "checks");
+	for (size_t k = 0; k < json_array_size(cks) && !L->failed; k++) {
+		json_t *co = json_array_get(cks, k);
+		if (json_object_get(co, "step"))
+			continue;
+		push_idx(L, k);
+		load_check(L, co, sc, &list[n++]);
+		pop(L);
+	}
+	L->src = here;
+	L->depth = depth;
+	memcpy(L->path, saved, sizeof(saved));
+	if (L->failed) { /* the fault is in the other file: say which call took it */
+		L->failed = false;
+		push_key(L, "checks_of");
+		lerr(L, "%s cannot take these checks: the one above reads what %s does not have", sc->name, sc->name);
+		pop(L);
+	}
+	return n;
+}
+
+static size_t count_checks(struct loader *L, json_t *cks)
+{
+	size_t n = 0;
+	for (size_t i = 0; cks && i < json_array_size(cks); i++) {
+		json_t *co = json_array_get(cks, i), *name = json_object_get(co, "checks_of");
+		n++;
+		for (size_t f = 0; json_is_string(name) && f < L->nsrcs; f++) {
+			json_t *a = json_object_get(L->srcs[f].root, "syscalls");
+			for (size_t j = 0; a && j < json_array_size(a); j++) {
+				json_t *n2 = json_object_get(json_array_get(a, j), "name");
+				if (json_is_string(n2) && !strcmp(json_string_value(n2), json_string_value(name)))
+					n += json_array_size(json_object_get(json_array_get(a, j), "checks"));
+			}
+		}
+	}
+	return n;
+}
+
 static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 {
 	json_t *cks = get_array(L, o, "checks", false, "a syscall");
-	size_t n = 0, cap = (cks ? json_array_size(cks) : 0) + CS_LAST;
+	size_t n = 0, cap = count_checks(L, cks) + CS_LAST;
 	if (L->failed || (!cks && !syscall_has_size_steps(sc)))
 		return;
 	struct check *list = arena_alloc(L->a, sizeof(*list) * cap);
@@ -1070,8 +1160,17 @@ static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 	unsigned char seen[CS_LAST + 1] = { 0 };
 	push_key(L, "checks");
 	for (size_t i = 0; cks && i < json_array_size(cks) && !L->failed; i++) {
-		json_t *co = json_array_get(cks, i);
+		json_t *co = json_array_get(cks, i), *other;
+		const struct src *in = NULL;
+		size_t at = 0;
 		push_idx(L, i);
+		if (json_is_object(co) && json_object_get(co, "checks_of")) {
+			if ((other = checks_of(L, co, &in, &at)))
+				for (size_t k = load_checks_of(L, other, in, at, sc, &list[n]); k; k--)
+					json_idx[n++] = (long)i;
+			pop(L);
+			continue;
+		}
 		if (json_is_object(co) && json_object_get(co, "step"))
 			load_step(L, co, sc, &list[n], seen);
 		else
@@ -1719,7 +1818,7 @@ static void report_json_error(const struct src *src, const json_error_t *je)
 static struct catalog *load_sources(struct src *srcs, size_t n)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
-	struct loader L = { .cat = cat, .a = &cat->arena };
+	struct loader L = { .cat = cat, .a = &cat->arena, .srcs = srcs, .nsrcs = n };
 	size_t nsys = 0, nst = 0, nfs = 0;
 
 	for (size_t i = 0; i < n && !L.failed; i++) {
