@@ -77,7 +77,7 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	struct out *o_ = &s->out;
 	struct sbuf line = SBUF_INIT, wb = SBUF_INIT;
 	decode_call(&line, s->cat, sc, o, plan->req.buf_arg);
-	explain_writeback(&wb, s->cat, plan->req.buf_arg >= 0 ? sc->st : NULL, o);
+	explain_writeback(&wb, s->cat, plan->req.buf_arg >= 0 ? sc->st : NULL, &sc->entries, o);
 	const char *en = o->stage == OS_CALLED && o->ret == -1 ? errno_name(o->err) : NULL;
 
 	out_text(o_, "%s\n", line.buf);
@@ -157,6 +157,20 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 		out_end(o_);
 	}
 	out_end(o_);
+	if (o->extra && o->stage == OS_CALLED && o->extra_arg >= 0) {
+		/* the output argument's bytes the kernel made nonzero (it was passed zeroed) */
+		out_str(o_, "filled_arg", sc->args[o->extra_arg].name);
+		out_arr(o_, "filled");
+		for (size_t i = 0; i < o->extra_len; i++) {
+			if (!o->extra[i])
+				continue;
+			out_obj(o_, NULL);
+			out_u64(o_, "offset", i);
+			out_u64(o_, "after", o->extra[i]);
+			out_end(o_);
+		}
+		out_end(o_);
+	}
 	out_u64(o_, "elapsed_us", o->elapsed_us);
 	if (o->simulated)
 		print_certainty(o_, o);

@@ -67,10 +67,39 @@ static const struct sversion *version_of_size(const struct cstruct *st, uint64_t
 	return NULL;
 }
 
-void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o)
+/* Entry i of e (at buf + st_size + i * its size): the fields that changed, in one line. */
+static void entry_changes(struct sbuf *sb, const struct catalog *cat, const struct call_entries *e, size_t i,
+			  const unsigned char *before, const unsigned char *after)
 {
-	if (o->after && st)
-		explain_changes(sb, cat, st, o->before, o->after, o->len);
+	sbuf_addf(sb, "%s[%zu]:", e->name, i);
+	bool first = true;
+	for (size_t k = 0; k < e->st->nfields; k++) {
+		const struct field *f = &e->st->fields[k];
+		if (!memcmp(before + f->offset, after + f->offset, f->size))
+			continue;
+		struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+		decode_field(&a, cat, f, before);
+		decode_field(&b, cat, f, after);
+		sbuf_addf(sb, "%s %s %s -> %s", first ? "" : ",", f->name, a.buf, b.buf);
+		first = false;
+		sbuf_release(&a);
+		sbuf_release(&b);
+	}
+	sbuf_adds(sb, "\n");
+}
+
+void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		       const struct call_entries *e, const struct outcome *o)
+{
+	if (!o->after || !st)
+		return;
+	size_t n = e && e->st && o->len > st->size ? st->size : o->len;
+	explain_changes(sb, cat, st, o->before, o->after, n);
+	for (size_t i = 0; n < o->len && (i + 1) * e->st->size <= o->len - n; i++) {
+		size_t at = n + i * e->st->size;
+		if (memcmp(o->before + at, o->after + at, e->st->size))
+			entry_changes(sb, cat, e, i, o->before + at, o->after + at);
+	}
 }
 
 void explain_changes(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,

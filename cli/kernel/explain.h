@@ -31,8 +31,10 @@ struct sim_verdict {
  * explain. */
 void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
 		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim);
-/* The bytes the kernel changed, as "field: before -> after" lines. */
-void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const struct outcome *o);
+/* The bytes the kernel changed, as "field: before -> after" lines; those of the entries e
+ * after the struct (may be NULL) as one "ops[3]: op 0 -> 3, flags 0 -> 1" line an entry. */
+void explain_writeback(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		       const struct call_entries *e, const struct outcome *o);
 /* The same for any two images of a struct. */
 void explain_changes(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		     const unsigned char *before, const unsigned char *after, size_t n);

@@ -634,7 +634,9 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		struct fill_rule *fr = &sc->fills[k];
 		MV_STR(r, fr->text), MV_STR(r, fr->value_text), MV_STR(r, fr->source);
 		MV_ARR(r, fr->code, fr->ncode), MV_ARR(r, fr->value_code, fr->nvalue_code); /* held to expr_valid */
+		check_bool(r, &fr->entry); /* in_arg and field: held to the struct by catalog_check */
 	}
+	MV_STR(r, sc->entries.name), MV_REF(r, sc->entries.st, c->structs, c->nstructs);
 	for (size_t k = 0; sc->lineage && k < sc->nlineage; k++)
 		MV_STR(r, sc->lineage[k].name), MV_STR(r, sc->lineage[k].why);
 	MV_STRS(r, sc->notes, sc->nnotes);

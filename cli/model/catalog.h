@@ -211,9 +211,22 @@ struct result_rule {
 struct fill_rule {
 	const char *text, *value_text, *source;
 	uint32_t since;
-	unsigned field;        /* index in the syscall's struct */
+	unsigned field;        /* index in the struct it fills (below) */
+	int in_arg;            /* -1: the call's struct; else the argument whose struct it fills
+				* ("in": statmount's smbuf) */
+	bool entry;            /* it fills that field of each of the call's entries ("ops[].flags"):
+				* `index` in its expressions is the entry's number */
 	struct expr_insn *code, *value_code;
 	size_t ncode, nvalue_code;
+};
+/* Entries of a struct that follow the call's struct in the same buffer, as many as an
+ * argument says ("entries": io_uring_probe's ops[], nr_args of them): a live call passes
+ * that many, zeroed, and shows what the kernel wrote into each; at most max are passed. */
+struct call_entries {
+	const char *name;      /* the flexible array's name, as in "ops[3].flags" */
+	const struct cstruct *st;
+	int count_arg;         /* the argument that counts them */
+	unsigned max;          /* the most the buffer holds (the kernel refuses more) */
 };
 /* What a successful call may do besides returning ("effects"): when `text` holds at a kernel
  * at or after since, the caller may be killed by the signal `signal` evaluates to (0: none),
@@ -286,6 +299,7 @@ struct syscall {
 	size_t neffects;
 	struct fill_rule *fills; /* "fills": output fields' values on success, by kernel */
 	size_t nfills;
+	struct call_entries entries; /* "entries": st NULL when the call has none */
 	struct lineage *lineage;
 	size_t nlineage;
 	const char **notes, **links;

@@ -794,7 +794,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 
 static const char *const syscall_keys[] = { "name", "kind", "nr", "ioctl", "since", "header", "prototype",
 	"summary", "args", "struct", "size", "rules", "errors", "lineage", "safety", "notes", "links",
-	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "fills", "direction",
+	"features", "probe", "checks", "check_fields", "returns", "results", "effects", "fills", "entries", "direction",
 	"simulation_only", NULL };
 static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, from RET_FD */
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
@@ -1255,11 +1255,84 @@ static void load_effects(struct loader *L, json_t *o, struct syscall *sc)
 	pop(L);
 }
 
-/* "fills": [{"field", "if", "value", "since", "source"}]: what a successful call writes into
- * an output field of its struct, where the catalogue knows it at that kernel. */
+/* "entries": {"name", "struct", "count", "max"}: entries of a struct after the call's struct
+ * in the same buffer, as many as the argument "count" says (io_uring_probe's ops[]). */
+static void load_entries(struct loader *L, json_t *o, struct syscall *sc)
+{
+	static const char *const keys[] = { "name", "struct", "count", "max", NULL };
+	json_t *eo = json_object_get(o, "entries");
+	if (!eo || L->failed)
+		return;
+	push_key(L, "entries");
+	if (check_object(L, eo, "'entries'", keys)) {
+		struct call_entries *e = &sc->entries;
+		const char *stn = get_str(L, eo, "struct", true, "'entries'");
+		const char *count = get_str(L, eo, "count", true, "'entries'");
+		uint64_t max = 0;
+		e->name = get_str(L, eo, "name", true, "'entries'");
+		get_uint(L, eo, "max", true, "'entries'", 1, 4096, &max);
+		e->max = (unsigned)max;
+		e->count_arg = -1;
+		for (size_t i = 0; count && i < sc->nargs && i < 6; i++)
+			if (!strcmp(sc->args[i].name, count) && sc->args[i].role == AR_INT)
+				e->count_arg = (int)i;
+		if (!L->failed && (!sc->st || sc->size_where != SW_NONE))
+			lerr(L, "'entries' follow a struct whose call has no size ('size': none)");
+		else if (!L->failed && !(e->st = catalog_find_struct(L->cat, stn)))
+			lerr(L, "unknown struct '%s'", stn);
+		else if (!L->failed && e->count_arg < 0)
+			lerr(L, "'count' %s is no integer argument of %s", count, sc->name);
+	}
+	pop(L);
+}
+
+/* The struct a fill's field is in, and the field: its "in" argument's struct, an entry's
+ * struct for "NAME[].FIELD" (the call's entries), else the call's; NULL with an error. */
+static const struct field *fill_field(struct loader *L, json_t *fo, const struct syscall *sc, struct fill_rule *f,
+				      const struct cstruct **stp)
+{
+	const char *name = get_str(L, fo, "field", true, "a fill");
+	const char *in = get_str(L, fo, "in", false, "a fill");
+	const struct cstruct *st = sc->st;
+	size_t nl = sc->entries.name ? strlen(sc->entries.name) : 0;
+	f->in_arg = -1;
+	if (!name || L->failed)
+		return NULL;
+	if (in) {
+		for (size_t i = 0; i < sc->nargs && i < 6; i++)
+			if (!strcmp(sc->args[i].name, in) && sc->args[i].st && sc->args[i].st != sc->st &&
+			    (sc->args[i].role == AR_PTR || sc->args[i].role == AR_STRUCT))
+				f->in_arg = (int)i;
+		if (f->in_arg < 0) {
+			push_key(L, "in");
+			lerr(L, "'in' %s is no pointer argument of %s to a struct of its own", in, sc->name);
+			pop(L);
+			return NULL;
+		}
+		st = sc->args[f->in_arg].st;
+	} else if (nl && !strncmp(name, sc->entries.name, nl) && !strncmp(name + nl, "[].", 3)) {
+		f->entry = true;
+		st = sc->entries.st;
+		name += nl + 3;
+	}
+	const struct field *fd = st ? cstruct_find_field(st, name) : NULL;
+	enum fdir d = fd ? field_direction(sc, st, fd) : FD_IN;
+	if (!fd || d == FD_IN || d == FD_IGNORED || fd->count) {
+		push_key(L, "field");
+		lerr(L, "'%s' is no field of %s that the call writes (out or inout, not an array)", name, st ? st->name : "(none)");
+		pop(L);
+		return NULL;
+	}
+	*stp = st;
+	return fd;
+}
+
+/* "fills": [{"field", "in", "if", "value", "since", "source"}]: what a successful call writes
+ * into an output field of its struct (or of the struct another argument points at, or of each
+ * of its entries), where the catalogue knows it at that kernel. */
 static void load_fills(struct loader *L, json_t *o, struct syscall *sc)
 {
-	static const char *const keys[] = { "field", "if", "value", "since", "source", NULL };
+	static const char *const keys[] = { "field", "in", "if", "value", "since", "source", NULL };
 	json_t *fs = get_array(L, o, "fills", false, "a syscall");
 	if (!fs || L->failed)
 		return;
@@ -1267,27 +1340,19 @@ static void load_fills(struct loader *L, json_t *o, struct syscall *sc)
 		lerr(L, "'fills' needs a struct to fill");
 		return;
 	}
-	struct expr_scope scope = { L->cat, sc, sc->st };
 	sc->fills = arena_alloc(L->a, sizeof(*sc->fills) * (json_array_size(fs) + 1));
 	push_key(L, "fills");
 	for (size_t i = 0; i < json_array_size(fs) && !L->failed; i++) {
 		json_t *fo = json_array_get(fs, i);
 		struct fill_rule *f = &sc->fills[i];
+		const struct cstruct *st = NULL;
 		push_idx(L, i);
 		if (check_object(L, fo, "a fill", keys)) {
-			const char *name = get_str(L, fo, "field", true, "a fill");
-			const struct field *fd = NULL;
-			for (size_t k = 0; name && !L->failed && k < sc->st->nfields; k++)
-				if (!strcmp(sc->st->fields[k].name, name))
-					fd = &sc->st->fields[k];
-			if (name && !L->failed && (!fd || field_direction(sc, sc->st, fd) == FD_IN ||
-						   field_direction(sc, sc->st, fd) == FD_IGNORED)) {
-				push_key(L, "field");
-				lerr(L, "'%s' is no field of %s that the call writes (out or inout)", name, sc->st->name);
-				pop(L);
-			}
-			f->field = fd ? (unsigned)(fd - sc->st->fields) : 0;
-			f->text = json_object_get(fo, "if") ? get_str(L, fo, "if", true, "a fill") : "1";
+			const struct field *fd = fill_field(L, fo, sc, f, &st);
+			struct expr_scope scope = { L->cat, sc, sc->st, f->entry };
+			f->field = fd ? (unsigned)(fd - st->fields) : 0;
+			/* in the arena, as every string the cache relocates */
+			f->text = json_object_get(fo, "if") ? get_str(L, fo, "if", true, "a fill") : arena_strdup(L->a, "1");
 			if (f->text && !L->failed)
 				compile_condition(L, &scope, "if", f->text, &f->code, &f->ncode);
 			if ((f->value_text = get_str(L, fo, "value", true, "a fill")) && !L->failed)
@@ -1671,6 +1736,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_checks(L, o, sc);
 	load_results(L, o, sc);
 	load_effects(L, o, sc);
+	load_entries(L, o, sc);
 	load_fills(L, o, sc);
 
 	json_t *errs = get_array(L, o, "errors", true, "a syscall");
@@ -2210,10 +2276,15 @@ static int check_syscall(const struct catalog *c, const struct syscall *sc, stru
 		      "%s: result %zu", sc->name, i + 1);
 	for (size_t i = 0; i < sc->nfills; i++) {
 		const struct fill_rule *f = &sc->fills[i];
-		CHECK(sc->st && f->field < sc->st->nfields && f->text && f->value_text && f->source &&
-			      expr_valid(f->code, f->ncode, c, sc) && expr_valid(f->value_code, f->nvalue_code, c, sc),
+		const struct cstruct *fst = f->in_arg >= 0 ? (f->in_arg < (int)sc->nargs && f->in_arg < 6 ? sc->args[f->in_arg].st : NULL) :
+					    f->entry ? sc->entries.st : sc->st;
+		CHECK(sc->st && fst && f->field < fst->nfields && (f->in_arg < 0 || !f->entry) && f->text && f->value_text &&
+			      f->source && expr_valid(f->code, f->ncode, c, sc) && expr_valid(f->value_code, f->nvalue_code, c, sc),
 		      "%s: fill %zu", sc->name, i + 1);
 	}
+	CHECK(!sc->entries.st || (sc->entries.name && sc->entries.count_arg >= 0 && sc->entries.count_arg < (int)sc->nargs &&
+				  sc->entries.count_arg < 6 && sc->entries.max && sc->entries.st->size),
+	      "%s: entries", sc->name);
 	for (size_t i = 0; i < sc->neffects; i++) {
 		const struct effect_rule *e = &sc->effects[i];
 		CHECK(e->text && e->signal_text && e->source && e->why && expr_valid(e->code, e->ncode, c, sc) &&

@@ -30,7 +30,7 @@ static int fail_at(struct parser *P, size_t pos, const char *fmt, ...)
 	return -1;
 }
 
-static bool is_operand(uint32_t op) { return op <= XO_UNKNOWN_ARG; }
+static bool is_operand(uint32_t op) { return op <= XO_COUNT; }
 static bool is_unary(uint32_t op) { return op >= XO_NOT && op <= XO_NEG; }
 
 static int emit(struct parser *P, uint32_t op, uint32_t idx, uint64_t val)
@@ -146,6 +146,8 @@ static int unknown_name(struct parser *P, size_t pos, const char *name)
 	suggest_add(&sg, "size");
 	suggest_add(&sg, "unknown");
 	suggest_add(&sg, "nonzero");
+	if (S->entry)
+		suggest_add(&sg, "index");
 	for (size_t i = 0; S->st && i < S->st->nfields; i++) {
 		suggest_add(&sg, S->st->fields[i].name);
 		suggest_flags(&sg, S->st->fields[i].flagset);
@@ -256,6 +258,43 @@ static int parse_unknown_call(struct parser *P, size_t at)
 		    (uint64_t)(fs - S->cat->flagsets));
 }
 
+/* known(SET) or count(SET): SET names a flag set of the catalogue. */
+static int parse_set_call(struct parser *P, uint32_t op, size_t at)
+{
+	size_t s, len = open_call(P, &s);
+	const struct flagset *fs = NULL;
+	for (size_t i = 0; i < P->sc->cat->nflagsets && !fs; i++)
+		if (name_is(P->sc->cat->flagsets[i].name, P->text + s, len))
+			fs = &P->sc->cat->flagsets[i];
+	if (!fs)
+		return fail_at(P, s, "%s() takes the name of a flag set", op == XO_KNOWN ? "known" : "count");
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close the %s( at byte %zu of the expression",
+			       op == XO_KNOWN ? "known" : "count", at + 1);
+	P->p++;
+	return emit(P, op, 0, (uint64_t)(fs - P->sc->cat->flagsets));
+}
+
+/* min(A, B): the smaller of two expressions. */
+static int parse_min_call(struct parser *P, size_t at)
+{
+	P->p++; /* ( */
+	if (parse_binary(P, 0) < 0)
+		return -1;
+	skip_blank(P);
+	if (P->text[P->p] != ',')
+		return fail_at(P, P->p, "min() takes two expressions A, B");
+	P->p++;
+	if (parse_binary(P, 0) < 0)
+		return -1;
+	skip_blank(P);
+	if (P->text[P->p] != ')')
+		return fail_at(P, P->p, "')' expected to close the min( at byte %zu of the expression", at + 1);
+	P->p++;
+	return emit(P, XO_MIN, 0, 0);
+}
+
 static int emit_field(struct parser *P, int i, size_t at)
 {
 	if (P->sc->st->fields[i].count)
@@ -295,8 +334,13 @@ static int parse_name(struct parser *P)
 		return parse_nonzero_call(P, s);
 	if ((!strcmp(name, "arg") || !strcmp(name, "field")) && P->text[P->p] == '(')
 		return parse_qualified(P, name[0] == 'a', s);
+	if ((!strcmp(name, "known") || !strcmp(name, "count")) && P->text[P->p] == '(')
+		return parse_set_call(P, name[0] == 'k' ? XO_KNOWN : XO_COUNT, s);
+	if (!strcmp(name, "min") && P->text[P->p] == '(')
+		return parse_min_call(P, s);
 	if (P->text[P->p] == '(')
-		return fail_at(P, s, "unknown function '%s' (the functions are unknown(), nonzero(), arg() and field())", name);
+		return fail_at(P, s, "unknown function '%s' (the functions are unknown(), nonzero(), known(), count(), min(), arg() and field())",
+			       name);
 	int i;
 	if ((i = find_field(S->st, name, len)) >= 0) {
 		if (find_arg(S->sc, name, len) >= 0)
@@ -305,6 +349,11 @@ static int parse_name(struct parser *P)
 	}
 	if (!strcmp(name, "size"))
 		return emit(P, XO_SIZE, 0, 0);
+	if (!strcmp(name, "index")) {
+		if (!S->entry)
+			return fail_at(P, s, "'index' is the number of an entry, only in the fill of an entry's field");
+		return emit(P, XO_INDEX, 0, 0);
+	}
 	if ((i = find_arg(S->sc, name, len)) >= 0)
 		return emit(P, XO_ARG, (uint32_t)i, 0);
 	const struct flagset *in;
@@ -434,6 +483,19 @@ static uint64_t unknown_bits(const struct expr_env *env, uint64_t fs_idx, uint64
 	return v & ~known;
 }
 
+/* known(SET): a bit set's bits the kernel knows; count(SET): how many of its values it knows
+ * (IORING_OP_LAST, where the values run from 0 without a gap). */
+static uint64_t set_known(const struct expr_env *env, uint64_t fs_idx, bool count)
+{
+	const struct flagset *fs = &env->cat->flagsets[fs_idx];
+	if (!count && fs->kind != FS_ENUM)
+		return flagset_known_bits(fs, env->kv);
+	uint64_t n = 0;
+	for (size_t i = 0; i < fs->nflags; i++)
+		n += !fs->flags[i].mask && fs->flags[i].since <= env->kv;
+	return n;
+}
+
 static uint64_t operand(const struct expr_insn *x, const struct expr_env *env)
 {
 	switch (x->op) {
@@ -442,6 +504,9 @@ static uint64_t operand(const struct expr_insn *x, const struct expr_env *env)
 	case XO_ARG: return env->args[x->idx];
 	case XO_SIZE: return env->size;
 	case XO_UNKNOWN_FIELD: return unknown_bits(env, x->val, field_value(env, x->idx));
+	case XO_INDEX: return env->index;
+	case XO_KNOWN:
+	case XO_COUNT: return set_known(env, x->val, x->op == XO_COUNT);
 	default: return unknown_bits(env, x->val, env->args[x->idx]);
 	}
 }
@@ -464,6 +529,7 @@ static uint64_t binary(uint32_t op, uint64_t a, uint64_t b)
 	case XO_XOR: return a ^ b;
 	case XO_OR: return a | b;
 	case XO_LAND: return a && b;
+	case XO_MIN: return a < b ? a : b;
 	default: return a || b;
 	}
 }
@@ -497,6 +563,8 @@ static bool insn_valid(const struct expr_insn *x, const struct catalog *cat, con
 	case XO_UNKNOWN_FIELD:
 		return st && x->idx < st->nfields && !st->fields[x->idx].count && x->val < cat->nflagsets;
 	case XO_UNKNOWN_ARG: return x->idx < nargs && x->val < cat->nflagsets;
+	case XO_KNOWN:
+	case XO_COUNT: return x->val < cat->nflagsets;
 	default: return x->op <= XO_LAST;
 	}
 }

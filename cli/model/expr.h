@@ -5,7 +5,9 @@
  * nonzero(FROM, TO), whether a byte of the field (an array too) or of the struct's bytes
  * [FROM, TO) is nonzero, as the kernel read them (past what it read, zero); arg(X) and
  * field(X) for a name that is both an argument and a field (a bare one is refused), also
- * inside unknown(). Values are u64 with
+ * inside unknown(); known(SET), the bits of a flag set (or, for an enum set, the values
+ * counted) the simulated kernel knows, and count(SET), how many of its values it knows;
+ * min(A, B); `index`, the number of the entry an entry's fill is about. Values are u64 with
  * C's unsigned semantics; a shift by 64 or more gives 0 (C leaves it undefined).
  * An expression is parsed once, at catalogue load, into postfix code whose operands are
  * indices, never pointers, so the code lives in the catalogue's arena and its cache as is.
@@ -22,11 +24,13 @@
 
 enum expr_opcode {
 	XO_CONST, XO_FIELD, XO_ARG, XO_SIZE, XO_UNKNOWN_FIELD, XO_UNKNOWN_ARG, /* operands */
+	XO_INDEX, XO_KNOWN, XO_COUNT, /* the entry's number; a flag set's known bits, its known values */
 	XO_NOT, XO_LNOT, XO_NEG,                                               /* unary */
 	XO_MUL, XO_ADD, XO_SUB, XO_SHL, XO_SHR, XO_LT, XO_LE, XO_GT, XO_GE, XO_EQ, XO_NE,
 	XO_AND, XO_XOR, XO_OR, XO_LAND, XO_LOR,                                /* binary */
 	XO_NONZERO, /* pops FROM and TO: whether a byte of the struct in [FROM, TO) is nonzero */
-	XO_LAST = XO_NONZERO
+	XO_MIN,
+	XO_LAST = XO_MIN
 };
 
 struct expr_insn {
@@ -40,6 +44,7 @@ struct expr_scope {
 	const struct catalog *cat;
 	const struct syscall *sc;
 	const struct cstruct *st; /* may be NULL */
+	bool entry;               /* an entry's fill: `index` names the entry */
 };
 
 /* What the names stand for while evaluating. */
@@ -56,6 +61,7 @@ struct expr_env {
 	 * says (zero: none), so one request can be walked as a kernel with and without a flag */
 	const struct flagset *assume_fs;
 	uint64_t assume_known, assume_unknown;
+	uint64_t index;           /* the entry an entry's fill is about */
 };
 
 /* Parses text into code[0..EXPR_MAX_CODE). Returns the number of instructions, or -1 with

@@ -274,6 +274,30 @@ static int default_arg(const struct catalog *cat, const struct sarg *a, const st
 		return -1;
 	return 0;
 }
+/* The call's entries after its struct (io_uring_probe's ops[]): the buffer grows to hold as
+ * many as their count argument says, zeroed, at most the catalogue's max; the struct the
+ * session holds stays as it is (write-back copies only its bytes). */
+static void request_entries(struct call_request *req)
+{
+	const struct call_entries *e = &req->sc->entries;
+	if (!e->st || !req->buf || req->buf_arg < 0)
+		return;
+	uint64_t n = req->args[e->count_arg];
+	if (req->sc->args[e->count_arg].width == 4)
+		n = (uint32_t)n;
+	size_t need = req->sc->st->size + (size_t)(n < e->max ? n : e->max) * e->st->size;
+	if (need <= req->buflen)
+		return;
+	size_t map_len;
+	unsigned char *p = req->mem->get(need, &map_len);
+	memcpy(p, req->buf, req->buflen);
+	req->mem->put(req->buf, req->map_len);
+	req->buf = p;
+	req->buflen = need;
+	req->map_len = map_len;
+	req->args[req->buf_arg] = (uint64_t)(uintptr_t)p;
+}
+
 int request_build(const struct catalog *cat, const struct syscall *sc, const struct structbuf *sb,
 		  const struct buffer_lookup *bufs, int nover, char **over, const struct request_memory *mem,
 		  struct call_request *req)
@@ -304,6 +328,7 @@ int request_build(const struct catalog *cat, const struct syscall *sc, const str
 		if ((text ? override_arg(cat, &sc->args[i], text, sb, bufs, req, i) : default_arg(cat, &sc->args[i], sb, req, i)) < 0)
 			return -1;
 	}
+	request_entries(req);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "model/checkwhy.h"
@@ -540,70 +541,122 @@ static long plausible_result(const struct catalog *cat, const struct call_reques
 	return 0;
 }
 
-/* The catalogue's rule for field k at the simulated kernel: the newest whose since is at or
- * before it and whose condition holds, or NULL. */
-static const struct fill_rule *fill_for(const struct syscall *sc, unsigned k, const struct expr_env *env)
+/* Where a call's fills write: a struct at buf, of which the kernel writes the first limit
+ * bytes; which fills are its own (in_arg, entry); how the explanation names it ("" for the
+ * call's struct, "into smbuf", "into ops[0..3]"). */
+struct fill_place {
+	const struct cstruct *st;
+	unsigned char *buf;
+	size_t limit;
+	int in_arg;
+	bool entry;
+	const char *what; /* for entries, their array's name */
+};
+
+/* The catalogue's rule for field k of place p at the simulated kernel: the newest whose since
+ * is at or before it and whose condition holds, or NULL. */
+static const struct fill_rule *fill_for(const struct syscall *sc, const struct fill_place *p, unsigned k,
+					const struct expr_env *env)
 {
 	const struct fill_rule *best = NULL;
 	for (size_t i = 0; i < sc->nfills; i++) {
 		const struct fill_rule *f = &sc->fills[i];
-		if (f->field == k && f->since <= env->kv && (!best || f->since > best->since) &&
-		    expr_eval(f->code, f->ncode, env))
+		if (f->field == k && f->in_arg == p->in_arg && f->entry == p->entry && f->since <= env->kv &&
+		    (!best || f->since > best->since) && expr_eval(f->code, f->ncode, env))
 			best = f;
 	}
 	return best;
 }
 
-/* A successful call's output fields, where the catalogue knows their values at this kernel
- * ("fills"): written into the struct the caller sees and named with their sources, fields of
- * one source together; the fields the kernel writes that no rule covers are named and left
- * as the caller wrote them. limit: the bytes the kernel writes. */
-static void apply_fills(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
-			struct outcome *o, size_t limit, struct sbuf *why)
+/* Writes the fields of place p the catalogue knows, for entries n of them (index 0..n-1, the
+ * struct's size apart), and says so: "FIELD = V" (an entry's values first..last), fields of one
+ * source together; the fields the kernel writes that no rule covers are named and left. */
+static void fill_place(const struct syscall *sc, const struct fill_place *p, size_t n, struct expr_env *env,
+		       struct sbuf *why)
 {
-	const struct syscall *sc = req->sc;
-	const struct cstruct *st = sc->st;
-	if (!sc->nfills || req->buf_arg < 0 || !st)
-		return;
-	struct expr_env env = { cat, sc, st, o->before, o->len, req->args, req->size, opt->kv };
+	const struct cstruct *st = p->st;
 	struct sbuf known = SBUF_INIT, unknown = SBUF_INIT;
 	const char **src = xcalloc(st->nfields + 1, sizeof(*src)); /* field k's source, or NULL */
+	uint64_t *lo = xcalloc(st->nfields + 1, sizeof(*lo)), *hi = xcalloc(st->nfields + 1, sizeof(*hi));
+	size_t last = 0; /* the last entry a rule wrote */
 	for (unsigned k = 0; k < st->nfields; k++) {
 		const struct field *f = &st->fields[k];
 		enum fdir d = field_direction(sc, st, f);
-		if ((d != FD_OUT && d != FD_INOUT) || f->count || f->offset + f->size > limit || f->offset + f->size > o->len)
+		if ((d != FD_OUT && d != FD_INOUT) || f->count)
 			continue;
-		const struct fill_rule *rule = fill_for(sc, k, &env);
-		if (f == st->size_field && sc->rules.writeback == WB_SIZE_ON_SUCCESS)
-			src[k] = "the size rule: the bytes it copied out"; /* the copy-out step wrote it */
-		else if (rule) {
-			src[k] = rule->source;
-			le_store(o->after + f->offset, f->elem_size, expr_eval(rule->value_code, rule->nvalue_code, &env));
-		} else
-			sbuf_addf(&unknown, "%s%s", unknown.len ? ", " : "", f->name);
+		for (size_t i = 0; i < n; i++) {
+			size_t off = (p->entry ? i * st->size : 0) + f->offset;
+			env->index = i;
+			const struct fill_rule *rule = off + f->size <= p->limit ? fill_for(sc, p, k, env) : NULL;
+			if (!p->entry && f == st->size_field && sc->rules.writeback == WB_SIZE_ON_SUCCESS && off + f->size <= p->limit) {
+				src[k] = "the size rule: the bytes it copied out"; /* the copy-out step wrote it */
+				lo[k] = hi[k] = le_load(p->buf + off, f->elem_size);
+			} else if (rule) {
+				uint64_t v = expr_eval(rule->value_code, rule->nvalue_code, env);
+				le_store(p->buf + off, f->elem_size, v);
+				lo[k] = src[k] ? lo[k] : v, hi[k] = v, last = i;
+				src[k] = rule->source; /* an entry's fields: the last entry's rule names them */
+			} else if (off + f->size <= p->limit && !p->entry) {
+				sbuf_addf(&unknown, "%s%s", unknown.len ? ", " : "", f->name);
+			}
+		}
 	}
 	for (unsigned k = 0; k < st->nfields; k++) { /* each source once, after the fields it gave */
 		bool first = true, done = false;
 		for (unsigned m = 0; src[k] && m < k; m++)
 			done |= src[m] && !strcmp(src[m], src[k]);
 		for (unsigned m = k; src[k] && !done && m < st->nfields; m++) {
-			const struct field *f = &st->fields[m];
 			if (!src[m] || strcmp(src[m], src[k]))
 				continue;
-			sbuf_addf(&known, "%s%s = %llu", known.len && first ? "; " : first ? "" : ", ", f->name,
-				  (unsigned long long)le_load(o->after + f->offset, f->elem_size));
+			sbuf_addf(&known, "%s%s = %llu", known.len && first ? "; " : first ? "" : ", ", st->fields[m].name,
+				  (unsigned long long)lo[m]);
+			if (hi[m] != lo[m])
+				sbuf_addf(&known, "..%llu", (unsigned long long)hi[m]);
 			first = false;
 		}
 		if (!first)
 			sbuf_addf(&known, " (%s)", src[k]);
 	}
+	char where[96];
+	snprintf(where, sizeof(where), p->entry ? " into %s[0..%zu]" : "%s", p->what, last);
 	if (known.len)
-		say(why, "the catalogue knows what it writes: %s", known.buf);
+		say(why, "the catalogue knows what it writes%s: %s", where, known.buf);
 	if (unknown.len)
-		say(why, "it writes %s too, which the simulator cannot know: left as the caller wrote them", unknown.buf);
-	free(src);
+		say(why, "it writes %s%s too, which the simulator cannot know: left as the caller wrote them", unknown.buf,
+		    p->what);
+	free(src), free(lo), free(hi);
 	sbuf_release(&known);
 	sbuf_release(&unknown);
+}
+
+/* A successful call's output fields, where the catalogue knows their values at this kernel
+ * ("fills"): written into the struct the caller sees (the kernel writing its first limit
+ * bytes), into the entries after it, and into the struct another argument points at (the
+ * simulated outcome's extra buffer, as a live call's), each named with its source. */
+static void apply_fills(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+			struct outcome *o, size_t limit, struct sbuf *why)
+{
+	const struct syscall *sc = req->sc;
+	const struct cstruct *st = sc->st;
+	if (!sc->nfills || !st)
+		return;
+	struct expr_env env = { cat, sc, st, o->before, req->buf_arg >= 0 ? o->len : 0, req->args, req->size, opt->kv };
+	if (req->buf_arg >= 0) {
+		struct fill_place p = { st, o->after, limit < o->len ? limit : o->len, -1, false, "" };
+		fill_place(sc, &p, 1, &env, why);
+	}
+	const struct call_entries *e = &sc->entries;
+	if (e->st && req->buf_arg >= 0 && o->len > st->size) {
+		size_t n = (o->len - st->size) / e->st->size;
+		struct fill_place p = { e->st, o->after + st->size, n * e->st->size, -1, true, e->name };
+		fill_place(sc, &p, n, &env, why);
+	}
+	if (o->extra && o->extra_arg >= 0 && sc->args[o->extra_arg].st) {
+		char what[96];
+		snprintf(what, sizeof(what), " into %s", sc->args[o->extra_arg].name);
+		struct fill_place p = { sc->args[o->extra_arg].st, o->extra, o->extra_len, o->extra_arg, false, what };
+		fill_place(sc, &p, 1, &env, why);
+	}
 }
 
 /* What success may do to the caller besides returning (the catalogue's effects): a signal
@@ -667,6 +720,12 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 	if (o->len) {
 		memcpy(o->before, req->buf, o->len);
 		memcpy(o->after, req->buf, o->len);
+	}
+	if (req->extra) { /* an output buffer of another argument, as the caller passed it */
+		o->extra = xmalloc(req->extra_len);
+		memcpy(o->extra, req->extra, req->extra_len);
+		o->extra_len = req->extra_len;
+		o->extra_arg = req->extra_arg;
 	}
 	kver_str(opt->kv, ks);
 	if (opt->kv < sc->since)

@@ -223,7 +223,7 @@ static void test_hostile(void)
 	error_of("unknown(mode)", &e);
 	is_str(e.buf, "9: unknown() takes a field or argument that has a flag set", "unknown() of a plain field");
 	error_of("popcount(flags)", &e);
-	is_str(e.buf, "1: unknown function 'popcount' (the functions are unknown(), nonzero(), arg() and field())", "an unknown function");
+	is_str(e.buf, "1: unknown function 'popcount' (the functions are unknown(), nonzero(), known(), count(), min(), arg() and field())", "an unknown function");
 	error_of("nonzero(8)", &e);
 	is_str(e.buf, "10: nonzero() takes a field, or two offsets FROM, TO of the struct's bytes", "nonzero() of one number");
 	error_of("nonzero(0, 8", &e);
@@ -296,6 +296,25 @@ static void test_hostile(void)
 	ok(!expr_valid(badop, 1, cat, sc), "an opcode out of range is refused");
 }
 
+/* known(SET), count(SET), min(A, B), and `index`, which only an entry's fill may use. */
+static void test_sets(void)
+{
+	struct sbuf e = SBUF_INIT;
+	ok(val_at("known(resolve_flags)", KVER(5, 6, 0)) == 0x1f, "known(): RESOLVE_NO_XDEV..RESOLVE_IN_ROOT at 5.6");
+	ok(val_at("known(resolve_flags)", KVER(6, 18, 0)) == 0x3f, "known(): RESOLVE_CACHED from 5.12");
+	ok(val_at("count(io_uring_op)", KVER(5, 10, 0)) == 34, "count(): 34 io_uring opcodes at 5.10 (through IORING_OP_TEE)");
+	ok(val_at("count(io_uring_op)", KVER(6, 18, 0)) == 63, "count(): 63 at 6.18 (IORING_OP_LAST, measured)");
+	ok(val_at("count(io_uring_op)", KVER(7, 3, 0)) == 65, "count(): 65 at 7.3 (the header's enum)");
+	ok(val("min(3, 2 + 5)") == 3 && val("min(9, 2) * 2") == 4, "min()");
+	error_of("known(flags)", &e);
+	is_str(e.buf, "7: known() takes the name of a flag set", "known() of a field");
+	error_of("min(1 2)", &e);
+	is_str(e.buf, "7: min() takes two expressions A, B", "min() of one");
+	error_of("index", &e);
+	is_str(e.buf, "1: 'index' is the number of an entry, only in the fill of an entry's field", "index outside an entry's fill");
+	sbuf_release(&e);
+}
+
 int main(void)
 {
 	cat = catalog_load("data");
@@ -310,6 +329,7 @@ int main(void)
 	test_qualified();
 	test_unknown_qualified();
 	test_hostile();
+	test_sets();
 	catalog_free(cat);
 	return tap_done();
 }
