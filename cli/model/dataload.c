@@ -1061,13 +1061,15 @@ static void check_struct_reads(struct loader *L, const struct syscall *sc, const
 	}
 }
 
-/* {"checks_of": NAME}: the conditions of another call that runs the same kernel code on the
- * same struct (IORING_OP_OPENAT2 and openat2 share build_open_flags), found in whichever file
- * holds it and compiled here, against this call's arguments and struct. Its size steps are
- * its own, so they are left out; a list that takes another's checks is not taken in turn. */
+/* {"checks_of": NAME, "in": FUNCTION}: the conditions of another call that runs the same kernel
+ * code on the same struct (IORING_OP_OPENAT2 and openat2 share build_open_flags), found in
+ * whichever file holds it and compiled here, against this call's arguments and struct; with
+ * "in", only those whose source names that kernel function (PERF_EVENT_IOC_MODIFY_ATTRIBUTES
+ * runs perf_event_open's perf_copy_attr and nothing else of it). Its size steps are its own,
+ * so they are left out; a list that takes another's checks is not taken in turn. */
 static json_t *checks_of(struct loader *L, json_t *co, const struct src **in, size_t *at)
 {
-	static const char *const keys[] = { "checks_of", "source", NULL };
+	static const char *const keys[] = { "checks_of", "in", "source", NULL };
 	if (!check_object(L, co, "a check list's checks_of", keys))
 		return NULL;
 	const char *name = get_str(L, co, "checks_of", true, "a checks_of entry");
@@ -1100,8 +1102,8 @@ static json_t *checks_of(struct loader *L, json_t *co, const struct src **in, si
 
 /* Loads the conditions of another call's list at the place of its checks_of entry; errors
  * point into the file that holds them. */
-static size_t load_checks_of(struct loader *L, json_t *cks, const struct src *in, size_t at, struct syscall *sc,
-			     struct check *list)
+static size_t load_checks_of(struct loader *L, json_t *cks, const char *fn, const struct src *in, size_t at,
+			     struct syscall *sc, struct check *list)
 {
 	const struct src *here = L->src;
 	struct step saved[ARRAY_SIZE(L->path)];
@@ -1112,8 +1114,8 @@ static size_t load_checks_of(struct loader *L, json_t *cks, const struct src *in
 	L->depth = 0;
 	push_key(L, "syscalls"), push_idx(L, at), push_key(L, "checks");
 	for (size_t k = 0; k < json_array_size(cks) && !L->failed; k++) {
-		json_t *co = json_array_get(cks, k);
-		if (json_object_get(co, "step"))
+		json_t *co = json_array_get(cks, k), *src = json_object_get(co, "source");
+		if (json_object_get(co, "step") || (fn && !(json_is_string(src) && strstr(json_string_value(src), fn))))
 			continue;
 		push_idx(L, k);
 		load_check(L, co, sc, &list[n++]);
@@ -1165,9 +1167,15 @@ static void load_checks(struct loader *L, json_t *o, struct syscall *sc)
 		size_t at = 0;
 		push_idx(L, i);
 		if (json_is_object(co) && json_object_get(co, "checks_of")) {
-			if ((other = checks_of(L, co, &in, &at)))
-				for (size_t k = load_checks_of(L, other, in, at, sc, &list[n]); k; k--)
-					json_idx[n++] = (long)i;
+			const char *fn = get_str(L, co, "in", false, "a checks_of entry");
+			size_t k = 0;
+			if ((other = checks_of(L, co, &in, &at)) && !(k = load_checks_of(L, other, fn, in, at, sc, &list[n])) && fn) {
+				push_key(L, "in");
+				lerr(L, "no check of '%s' names %s in its source", json_string_value(json_object_get(co, "checks_of")), fn);
+				pop(L);
+			}
+			for (; k; k--)
+				json_idx[n++] = (long)i;
 			pop(L);
 			continue;
 		}
