@@ -5,6 +5,7 @@
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
 #   make kernels    fetch Debian's 5.10, 6.1, 6.12, 6.18 and 7.3 cloud kernels for 'target vm'
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
+#   make stracetest CASES=N SEED=S xsc's call lines against the installed strace's, live
 #   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
 #                   kernel's version: agreement per interface, minimised reproducers (issue 24)
 #   make difftest-vm VM_CASES=N  the same in a guest of each of 5.10, 6.1, 6.12, 6.18 and 7.3
@@ -66,7 +67,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: kernels all build run test check deps install uninstall clean bench difftest difftest-vm fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: kernels all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -219,6 +220,12 @@ VM_CASES   ?= 1000
 difftest-vm: all
 	@for v in $(VM_KERNELS); do NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data \
 		--cases $(VM_CASES) --seed $(SEED) --vm $$v || exit 1; done
+
+# xsc's call lines against the installed strace's (tests/stracetest.py): the same generator's
+# CASES random calls run live under strace -f -e trace=NAME, default and -v; the identical
+# share among the lines strace decodes fully, per interface, and each mismatch minimised.
+stracetest: all
+	@NO_COLOR=1 LC_ALL=C python3 tests/stracetest.py --xsc $(BUILD)/xsc --data data --cases $(CASES) --seed $(SEED)
 
 # The uapi headers of 6.1, 6.12 and the two newest Debian releases (build/headers-ref/V), installed
 # from Debian's linux-source packages and imported per catalogue header; needs the network once

@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session s;
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
 	if (s.data_dir && !*s.data_dir)
 		s.data_dir = NULL;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:hv", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DATA: s.data_dir = optarg; break;
 		case OPT_JSON: s.json = true; break;
@@ -101,6 +102,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'c': cmds = optarg; break;
+		case 'v': s.verbose = true; break;
 		case 'h': usage(stdout); return 0;
 		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
 		case OPT_COLOR:

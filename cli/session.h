@@ -39,6 +39,7 @@ struct session {
 	size_t nbufs, bufs_alloc;
 	struct structbuf *cur;
 	bool json, keep_going, quit;
+	bool verbose;              /* -v/--verbose: call lines as strace -v writes them (no abbreviation) */
 	bool no_effects;           /* fuzzing: refuse commands that call the kernel, write files or fetch */
 	bool unsafe;               /* --unsafe: live calls may change things outside the sandbox */
 	unsigned timeout_ms;       /* per live call */

@@ -72,11 +72,11 @@ static void print_certainty(struct out *o_, const struct outcome *o)
 }
 
 static void print_outcome(struct session *s, const struct syscall *sc, const struct call_plan *plan,
-			  const struct outcome *o, const struct explanation *ex, const char *target)
+			  const struct outcome *o, const struct explanation *ex, const char *target, unsigned style)
 {
 	struct out *o_ = &s->out;
 	struct sbuf line = SBUF_INIT, wb = SBUF_INIT;
-	decode_call(&line, s->cat, sc, o, plan->req.buf_arg);
+	decode_call_as(&line, s->cat, sc, o, plan->req.buf_arg, style);
 	explain_writeback(&wb, s->cat, plan->req.buf_arg >= 0 ? sc->st : NULL, &sc->entries, o);
 	const char *en = o->stage == OS_CALLED && o->ret == -1 ? errno_name(o->err) : NULL;
 
@@ -206,11 +206,13 @@ static void explain_live(struct session *s, struct call_plan *plan, const struct
 
 int cmd_call(struct session *s, int argc, char **argv)
 {
-	bool unsafe = s->unsafe;
+	bool unsafe = s->unsafe, verbose = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--unsafe"))
 			unsafe = true;
+		else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+			verbose = true;
 		else
 			return usage_err("call: unknown option '%s'", argv[i]);
 	}
@@ -266,7 +268,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		sbuf_adds(&target, plan.guest ? vm_target(plan.guest) : "live");
 	}
 	o.raw_addresses = plan.raw_addresses;
-	print_outcome(s, sc, &plan, &o, &ex, target.buf);
+	print_outcome(s, sc, &plan, &o, &ex, target.buf, s->verbose || verbose ? DECODE_VERBOSE : 0);
 	sbuf_release(&target);
 	/* buffers that fields pointed at: what the kernel wrote into them */
 	for (size_t k = 0; k < o.npointed && o.stage == OS_CALLED; k++) {

@@ -59,11 +59,11 @@ const struct command commands[] = {
 	  "'expect bytes 24 0 0'. Prints nothing when the assertion holds; otherwise fails with\n"
 	  "what was found.",
 	  CMD_CATALOG, { COMP_EXPECT, COMP_FIELD, COMP_VALUE } },
-	{ "call", cmd_call, "[--unsafe] SYSCALL [ARG=VALUE...]", "invoke a syscall on the running kernel, sandboxed",
+	{ "call", cmd_call, "[--unsafe] [--verbose] SYSCALL [ARG=VALUE...]", "invoke a syscall on the running kernel, sandboxed",
 	  "Calls SYSCALL with the current buffer (or the newest buffer of its struct, or a zeroed\n"
 	  "one) in a forked child inside a fresh sandbox directory, with a timeout (--timeout MS,\n"
 	  "2000 by default). Arguments default from the catalogue; ARG=VALUE overrides one.\n"
-	  "Prints the call the way strace does, the result, why the kernel answered so (for\n"
+	  "Prints the call the way strace does (strace -v with --verbose), the result, why the kernel answered so (for\n"
 	  "EINVAL, follow-up calls find the refused flag bit or field) and every byte it wrote\n"
 	  "back, which is then in the buffer. ARG=\"bytes\" (zero-filled to the buffer's length)\n"
 	  "or ARG=&NAME (buffer NAME) for a struct argument is passed instead of the buffer and\n"
@@ -272,6 +272,7 @@ const struct global_option global_options[] = {
 	{ "--no-pager", NULL, "never page long output (on a terminal it goes through $PAGER, else less -FRX)" },
 	{ "--width", "N", "wrap text to N columns (default: the terminal's; 0 never wraps)" },
 	{ "--force", NULL, "let --transcript, export, import -o and docs replace existing files" },
+	{ "-v, --verbose", NULL, "call lines as strace -v writes them: no abbreviated structs" },
 	{ "-c", "CMDS", "run commands separated by ';'" },
 	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
 	{ "--version", NULL, "the version" },

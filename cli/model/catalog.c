@@ -564,6 +564,13 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 		check_bool(r, &f->mask);
 		MV_STRS(r, f->companions, f->ncompanions);
 	}
+	struct strace_xlat *x = &fs->strace;
+	MV_STR(r, x->source), MV_STR(r, x->unknown), check_bool(r, &x->first_by_value);
+	MV_ARR(r, x->first, x->nfirst), MV_ARR(r, x->order, x->norder);
+	for (size_t k = 0; x->first && k < x->nfirst; k++)
+		r->bad |= x->first[k] >= fs->nflags;
+	for (size_t k = 0; x->order && k < x->norder; k++)
+		r->bad |= x->order[k] >= fs->nflags;
 }
 
 static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
@@ -573,6 +580,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 	check_bool(r, &st->packed);
 	MV_ARR(r, st->fields, st->nfields), MV_ARR(r, st->versions, st->nversions);
 	MV_REF(r, st->size_field, st->fields, st->nfields);
+	MV_STR(r, st->strace_source), check_bool(r, &st->tail_more);
 	for (size_t k = 0; st->fields && k < st->nfields && !r->bad; k++) {
 		struct field *f = &st->fields[k];
 		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->zero), MV_STR(r, f->type_text);
@@ -580,8 +588,8 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STR(r, f->written_if.text), MV_ARR(r, f->written_if.code, f->written_if.ncode);
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
 		MV_STRS(r, f->aliases, f->naliases);
-		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_FD), ENUM_OK(r, f->direction, FD_LAST);
-		check_bool(r, &f->reserved), check_bool(r, &f->string);
+		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_MODE), ENUM_OK(r, f->direction, FD_LAST);
+		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only);
 	}
 	for (size_t k = 0; st->versions && k < st->nversions; k++)
 		MV_STR(r, st->versions[k].name);

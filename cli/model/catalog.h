@@ -10,7 +10,7 @@
 #include "model/kver.h"
 
 /* How a field's value is shown (the strace way): decimal unless the catalogue says. */
-enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD };
+enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD, FF_MODE };
 
 /* Which way a struct or a field travels between the caller and the kernel. FD_DEFAULT: not
  * stated (a field, or a call's use of its struct, takes its struct's); a struct always has
@@ -32,6 +32,18 @@ struct flag {
 
 enum flagset_kind { FS_BITS, FS_ENUM };
 
+/* How strace prints a flag set ("strace": its xlat tables, model/xlat.c xlat_strace): an
+ * optional first table over the bits of first_mask (a value looked up, open's access mode,
+ * or bits, statx's sync type), then its main table; each an ordered list of indices into the
+ * set's flags, applied in order as strace applies its tables. n == 0: strace has no table. */
+struct strace_xlat {
+	const char *source, *unknown;  /* unknown: strace's comment for a value it cannot name */
+	uint64_t first_mask;
+	bool first_by_value;
+	unsigned *first, *order;
+	size_t nfirst, norder;
+};
+
 struct flagset {
 	const char *name, *prefix, *header, *doc, *file;
 	enum flagset_kind kind;
@@ -39,6 +51,7 @@ struct flagset {
 	size_t nflags;
 	/* "value_bits": the bits that hold one value, not bits (open's O_ACCMODE); 0: none */
 	uint64_t value_mask;
+	struct strace_xlat strace;
 };
 
 struct expr_insn; /* model/expr.h */
@@ -62,6 +75,7 @@ struct field {
 	size_t naliases;
 	enum fdir direction;   /* FD_DEFAULT: the struct's (or the call's) */
 	bool reserved, string;
+	bool verbose_only;     /* strace shows it only with -v (statx's stx_blksize), else ", ..." */
 	/* how strace decodes it (model/decode.c): shown_if, when the call line shows the field
 	 * (else always); written_if, when a successful call wrote it back (shown after "=>") */
 	struct field_cond shown_if, written_if;
@@ -85,6 +99,10 @@ struct cstruct {
 	size_t nversions;
 	/* Set by the loader when some syscall carries this struct's size in a field. */
 	const struct field *size_field;
+	/* "strace": how strace prints it beyond the fields' own facts: its source; tail_more,
+	 * a size past the struct shown as ", ..." (sched_attr) rather than its nonzero bytes */
+	const char *strace_source;
+	bool tail_more;
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };

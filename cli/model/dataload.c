@@ -442,7 +442,10 @@ static void load_provenance(struct loader *L, json_t *o, const char *what, uint3
 
 static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask", "companions", "source",
 					 "unverified", "backported", NULL };
-static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", "value_bits", NULL };
+static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", "value_bits", "strace",
+					    NULL };
+static const char *const strace_keys[] = { "source", "unknown", "first", "first_mask", "first_lookup", "order", NULL };
+static const char *const strace_lookups[] = { "bits", "value", NULL };
 static const char *const flagset_kinds[] = { "bits", "enum", NULL };
 
 /* "value_bits" names a mask flag of a bit set whose bits hold one value (open's access mode). */
@@ -457,6 +460,55 @@ static void load_value_bits(struct loader *L, json_t *o, struct flagset *fs)
 			fs->value_mask = fs->flags[i].value;
 	if (fs->kind != FS_BITS || !fs->value_mask)
 		lerr(L, "'%s' is not a mask flag of this bit set", vb);
+	pop(L);
+}
+
+/* A list of the set's flag names in strace's table order, as indices into fs->flags. */
+static unsigned *load_strace_names(struct loader *L, json_t *o, const char *key, const struct flagset *fs, size_t *n)
+{
+	const char **names = get_strings(L, o, key, "strace's table", n);
+	if (!names || L->failed)
+		return NULL;
+	unsigned *idx = arena_alloc(L->a, sizeof(*idx) * (*n + 1));
+	push_key(L, key);
+	for (size_t i = 0; i < *n && !L->failed; i++) {
+		size_t k = 0;
+		while (k < fs->nflags && strcmp(fs->flags[k].name, names[i]))
+			k++;
+		if (k == fs->nflags)
+			lerr(L, "'%s' is not a flag of '%s'", names[i], fs->name);
+		for (size_t j = 0; j < i && !L->failed; j++)
+			if (idx[j] == k)
+				lerr(L, "'%s' is listed twice", names[i]);
+		idx[i] = (unsigned)k;
+	}
+	pop(L);
+	return idx;
+}
+
+/* "strace": the order and tables strace prints the set with, and where they come from. */
+static void load_strace_xlat(struct loader *L, json_t *o, struct flagset *fs)
+{
+	json_t *so = member(L, o, "strace", false, "a flag set");
+	struct strace_xlat *x = &fs->strace;
+	if (!so || L->failed)
+		return;
+	push_key(L, "strace");
+	if (check_object(L, so, "strace's table", strace_keys)) {
+		x->source = get_str(L, so, "source", true, "strace's table");
+		x->unknown = get_str(L, so, "unknown", false, "strace's table");
+		x->order = load_strace_names(L, so, "order", fs, &x->norder);
+		x->first = load_strace_names(L, so, "first", fs, &x->nfirst);
+		x->first_by_value = pick(L, so, "first_lookup", "strace's table", strace_lookups, 0) == 1;
+		const char *m = get_str(L, so, "first_mask", false, "strace's table");
+		for (size_t i = 0; m && i < fs->nflags; i++)
+			if (!strcmp(fs->flags[i].name, m) && fs->flags[i].mask)
+				x->first_mask = fs->flags[i].value;
+		if (!L->failed && fs->kind == FS_ENUM && (x->norder || x->nfirst))
+			lerr(L, "an enum's strace table is looked up by value: no \"order\" or \"first\"");
+		else if (!L->failed && fs->kind == FS_BITS && (!x->norder || !m != !x->nfirst || (m && !x->first_mask)))
+			lerr(L, "strace's table needs an \"order\", and \"first\" with \"first_mask\" (a mask flag) or neither");
+	}
 	pop(L);
 }
 
@@ -514,16 +566,19 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 	}
 	pop(L);
 	load_value_bits(L, o, fs);
+	load_strace_xlat(L, o, fs);
 }
 
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
 					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
-					  "source", "unverified", "backported", NULL };
-static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", NULL };
+					  "source", "unverified", "backported", "verbose_only", NULL };
+static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
-					   "fields", "versions", NULL };
+					   "fields", "versions", "strace", NULL };
+static const char *const struct_strace_keys[] = { "source", "tail", "size", NULL };
+static const char *const struct_tails[] = { "bytes", "more", NULL };
 static const char *const version_keys[] = { "name", "size", "since", "internal", "source", "unverified", "backported",
 					     NULL };
 static const char *const directions[] = { "in", "out", "inout", NULL };            /* enum fdir from FD_IN */
@@ -619,6 +674,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->reserved = get_bool(L, fo, "reserved");
 		load_provenance(L, fo, "a field", 0, NULL);
 		f->string = get_bool(L, fo, "string");
+		f->verbose_only = get_bool(L, fo, "verbose_only");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
 		load_field_direction(L, fo, st, f);
 		if (f->string)
@@ -722,6 +778,19 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	st->doc = get_str(L, o, "doc", true, "a struct");
 	st->direction = (enum fdir)(pick(L, o, "direction", "a struct", directions, 0) + FD_IN);
 	st->packed = get_bool(L, o, "packed");
+	json_t *so = member(L, o, "strace", false, "a struct");
+	if (so && !L->failed) {
+		push_key(L, "strace");
+		if (check_object(L, so, "strace's view of a struct", struct_strace_keys)) {
+			st->strace_source = get_str(L, so, "source", true, "strace's view of a struct");
+			st->tail_more = pick(L, so, "tail", "strace's view of a struct", struct_tails, 0) == 1;
+			/* "size": where that strace's struct ends, when before the catalogue's; xsc's
+			 * lines show the fields past it (its tests tell such lines apart) */
+			uint64_t ss;
+			(void)get_uint(L, so, "size", false, "strace's view of a struct", 1, 1u << 20, &ss);
+		}
+		pop(L);
+	}
 	uint64_t align = 0;
 	bool has_align = get_uint(L, o, "align", false, "a struct", 1, 4096, &align);
 	json_t *fields = get_array(L, o, "fields", true, "a struct");
@@ -2451,7 +2520,7 @@ static uint64_t cache_key(char **paths, size_t n)
 	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
 		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
 		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 13 /* format version */ };
+		sizeof(struct expr_insn), 14 /* format version */ };
 	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
 	struct stat st;
 	if (stat("/proc/self/exe", &st) == 0)

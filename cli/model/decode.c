@@ -41,6 +41,26 @@ static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
 	sbuf_addf(sb, "%llu", (unsigned long long)v);
 }
 
+/* A file mode as strace's print_symbolic_mode_t writes it: S_IFDIR|0755, S_IFREG|S_ISUID|0755;
+ * a type it cannot name, or none, as the octal number (0644). */
+static void put_mode(struct sbuf *sb, uint64_t v)
+{
+	static const struct { unsigned v; const char *name; } types[] = { /* strace's xlat/modetypes.in */
+		{ 0140000, "S_IFSOCK" }, { 0120000, "S_IFLNK" }, { 0100000, "S_IFREG" }, { 0060000, "S_IFBLK" },
+		{ 0040000, "S_IFDIR" }, { 0020000, "S_IFCHR" }, { 0010000, "S_IFIFO" },
+	};
+	const char *type = (v & 0170000) ? NULL : "";
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if ((v & 0170000) == types[i].v)
+			type = types[i].name;
+	if (!type) {
+		sbuf_addf(sb, "%#03llo", (unsigned long long)v);
+		return;
+	}
+	sbuf_addf(sb, "%s%s%s%s%s%#03llo", type, *type ? "|" : "", v & 04000 ? "S_ISUID|" : "", v & 02000 ? "S_ISGID|" : "",
+		  v & 01000 ? "S_ISVTX|" : "", (unsigned long long)(v & ~0177000ULL));
+}
+
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
 {
 	if (f->count) {
@@ -64,14 +84,15 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	}
 	uint64_t v = field_value(f, data);
 	if (f->flagset) {
-		xlat_flags_valued(sb, f->flagset, v);
+		xlat_strace(sb, f->flagset, v);
 		return;
 	}
 	switch (f->format) {
 	case FF_PTR: put_ptr(sb, v); break;
-	case FF_OCTAL: sbuf_addf(sb, "%#llo", (unsigned long long)v); break;
+	case FF_OCTAL: sbuf_addf(sb, "%#03llo", (unsigned long long)v); break; /* strace's PRINT_VAL_03O: 000 */
 	case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); break;
 	case FF_SIGNAL: put_signal(sb, cat, v); break;
+	case FF_MODE: put_mode(sb, v); break;
 	case FF_FD:
 	case FF_DEC:
 		if (ftype_signed(f->type))
@@ -82,7 +103,10 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	}
 }
 
-enum { STRACE_STRSIZE = 32 }; /* strace -s default */
+enum {
+	STRACE_STRSIZE = 32, /* strace -s default */
+	STRACE_PAGE = 4096,  /* strace reads a struct's tail up to the page size (print_nonzero_bytes) */
+};
 
 /* Whether c holds for the struct in data[0, len); no condition always holds. */
 static bool cond_holds(const struct catalog *cat, const struct cstruct *st, const struct field_cond *c,
@@ -104,8 +128,33 @@ static bool skip_field(const struct catalog *cat, const struct cstruct *st, cons
 	return !cond_holds(cat, st, &f->shown_if, data, len);
 }
 
-void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
-		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr)
+/* A size past the struct: strace shows its nonzero bytes up to the page (print_nonzero_bytes),
+ * or, for a struct whose decoder says only that there is more (sched_attr), ", ...". */
+static void put_tail(struct sbuf *sb, const struct cstruct *st, const unsigned char *data, size_t len,
+		     uint64_t size, bool first)
+{
+	if (st->tail_more) {
+		if (size > st->size)
+			sbuf_addf(sb, "%s...", first ? "" : ", ");
+		return;
+	}
+	/* strace looks at the tail up to the page size: a nonzero byte past it goes unseen */
+	uint64_t end = size < STRACE_PAGE ? size : STRACE_PAGE;
+	if (end <= st->size || end > len || mem_all_zero(data + st->size, (size_t)(end - st->size)))
+		return;
+	sbuf_addf(sb, "%s/* bytes %u..%llu */ \"", first ? "" : ", ", st->size, (unsigned long long)(end - 1));
+	/* like strace, at most its default string size (-s 32), then "..." */
+	uint64_t shown = end - st->size > STRACE_STRSIZE ? st->size + STRACE_STRSIZE : end;
+	static const char hex[] = "0123456789abcdef";
+	for (uint64_t k = st->size; k < shown; k++) {
+		char x[4] = { '\\', 'x', hex[data[k] >> 4], hex[data[k] & 15] };
+		sbuf_add(sb, x, 4);
+	}
+	sbuf_adds(sb, shown < end ? "\"..." : "\"");
+}
+
+void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		      const unsigned char *data, size_t len, uint64_t size, uint64_t addr, unsigned style)
 {
 	unsigned min = st->nversions ? st->versions[0].size : st->size;
 	if (size < min || !data) {
@@ -121,28 +170,32 @@ void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstr
 		return;
 	}
 	uint64_t shown = size < st->size ? size : st->size;
-	bool first = true;
+	bool first = true, abbreviated = false;
 	sbuf_addch(sb, '{');
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
 		if (f->offset + f->size > shown || skip_field(cat, st, f, data, len))
 			continue;
+		if (f->verbose_only && !(style & DECODE_VERBOSE)) {
+			abbreviated = true; /* strace's abbrev(tcp): -v shows it */
+			continue;
+		}
 		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
 		decode_field(sb, cat, f, data);
 		first = false;
 	}
-	if (size > st->size && size <= len && !mem_all_zero(data + st->size, (size_t)(size - st->size))) {
-		sbuf_addf(sb, "%s/* bytes %u..%llu */ \"", first ? "" : ", ", st->size, (unsigned long long)(size - 1));
-		/* like strace, at most its default string size (-s 32), then "..." */
-		uint64_t shown = size - st->size > STRACE_STRSIZE ? st->size + STRACE_STRSIZE : size;
-		static const char hex[] = "0123456789abcdef";
-		for (uint64_t k = st->size; k < shown; k++) {
-			char x[4] = { '\\', 'x', hex[data[k] >> 4], hex[data[k] & 15] };
-			sbuf_add(sb, x, 4);
-		}
-		sbuf_adds(sb, shown < size ? "\"..." : "\"");
+	if (abbreviated) {
+		sbuf_addf(sb, "%s...", first ? "" : ", ");
+		first = false;
 	}
+	put_tail(sb, st, data, len, size, first);
 	sbuf_addch(sb, '}');
+}
+
+void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr)
+{
+	decode_struct_as(sb, cat, st, data, len, size, addr, 0);
 }
 
 static void put_string(struct sbuf *sb, const char *s)
@@ -273,8 +326,37 @@ uint64_t decode_shown_size(const struct syscall *sc, const struct cstruct *st, u
 	return size;
 }
 
+/* An output struct as strace shows it on the call's exit: what the kernel wrote, up to the
+ * size it says it wrote (sched_getattr's size field) or the size passed; the address when
+ * the call failed, since the kernel wrote nothing. */
+static void put_out_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			   const struct outcome *o, size_t i, uint64_t size, unsigned style)
+{
+	if (o->stage != OS_CALLED || o->ret < 0 || !o->after) {
+		put_arg_ptr(sb, o, i, o->args[i]);
+		return;
+	}
+	decode_struct_as(sb, cat, st, o->after, o->len, decode_out_size(st, o->after, o->len, size), o->args[i], style);
+}
+
+uint64_t decode_out_size(const struct cstruct *st, const unsigned char *data, size_t len, uint64_t size)
+{
+	const struct field *sf = st->size_field;
+	if (sf && data && len >= sf->offset + sf->size) {
+		uint64_t wrote = le_load(data + sf->offset, sf->size);
+		return wrote < size ? wrote : size;
+	}
+	return size;
+}
+
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		 const struct outcome *o, int buf_arg)
+{
+	decode_call_as(sb, cat, sc, o, buf_arg, 0);
+}
+
+void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+		    const struct outcome *o, int buf_arg, unsigned style)
 {
 	/* the system call itself: ioctl for ioctls, io_uring_register for its opcodes */
 	const char *fn = sc->prototype ? strchr(sc->prototype, '(') : NULL, *start = fn;
@@ -293,7 +375,12 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 		if ((int)i == buf_arg && sc->st) {
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
-			decode_struct(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v);
+			enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+			if (dir == FD_OUT) {
+				put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
+				continue;
+			}
+			decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style);
 			put_writeback(sb, cat, st, o);
 			continue;
 		}
@@ -318,7 +405,10 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 				sbuf_addf(sb, "%s", sc->name);
 				break;
 			}
-			xlat_flags(sb, a->flagset, sarg_bits(a, v));
+			if (a->flagset)
+				xlat_strace(sb, a->flagset, sarg_bits(a, v));
+			else /* a flags word strace has no table for: PRINT_VAL_U */
+				sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
 			break;
 		case AR_PTR:
 		case AR_STRUCT:

@@ -12,14 +12,25 @@
 
 /* One field's value as strace shows it. data holds the struct. */
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
+enum { DECODE_VERBOSE = 1 }; /* strace -v: no abbreviation (statx's fields past stx_size) */
 /* {f=v, …} for the bytes the kernel was given: size bytes of data (len of them readable). */
 void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr);
+/* The same in a style: DECODE_VERBOSE or 0 (strace's default abbreviations). */
+void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		      const unsigned char *data, size_t len, uint64_t size, uint64_t addr, unsigned style);
 /* The size of st that a line shows for size: the first version's where sc reads size 0 as
  * that (sched_attr), else size. */
 uint64_t decode_shown_size(const struct syscall *sc, const struct cstruct *st, uint64_t size);
+/* The size strace shows an output struct at: the size the kernel wrote into its size field
+ * (sched_getattr's attr.size) when that is smaller than size, else size. */
+uint64_t decode_out_size(const struct cstruct *st, const unsigned char *data, size_t len, uint64_t size);
 /* The whole line: name(args) = ret or = -1 ENAME (text). buf_arg is the argument holding
  * the struct (-1: none). */
 void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		 const struct outcome *o, int buf_arg);
+/* The same in a style (DECODE_VERBOSE: as strace -v). An output struct (statx's, sched_getattr's)
+ * is shown as the kernel left it, or as its address when the call failed. */
+void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+		    const struct outcome *o, int buf_arg, unsigned style);
 #endif

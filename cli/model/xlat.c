@@ -1,6 +1,8 @@
 #include "model/xlat.h"
 #include <errno.h>
 #include <string.h>
+#include <stdlib.h>
+#include "base/util.h"
 #include "base/banned.h"
 
 #define E(x) { x, #x }
@@ -134,4 +136,95 @@ uint64_t xlat_flags_valued(struct sbuf *sb, const struct flagset *fs, uint64_t v
 		return 0;
 	sbuf_addch(sb, '|');
 	return xlat_flags(sb, fs, v & ~m);
+}
+
+/* The comment strace prints after a value it cannot name: its own (renameat2's "RENAME_??")
+ * or the set's prefix and "???". */
+static void put_unknown(struct sbuf *sb, const struct flagset *fs)
+{
+	if (fs->strace.unknown)
+		sbuf_addf(sb, " /* %s */", fs->strace.unknown);
+	else if (fs->prefix && *fs->prefix)
+		sbuf_addf(sb, " /* %s??? */", fs->prefix);
+}
+
+/* Names from the list idx (n entries; NULL: the whole set) whose bits are all in *v, in
+ * order, '|'-joined after what sb holds from start; clears them from *v. Masks a table
+ * holds are used as strace uses them; without a table, xsc's aliases are skipped. */
+static void put_greedy(struct sbuf *sb, size_t start, const struct flagset *fs, const unsigned *idx, size_t n,
+		       uint64_t *v, const bool *used)
+{
+	for (size_t k = 0; k < n && *v; k++) {
+		size_t i = idx ? idx[k] : k;
+		const struct flag *f = &fs->flags[i];
+		if (!f->value || (used && used[i]) || (f->value & *v) != f->value)
+			continue;
+		if (!idx && f->mask)
+			continue;
+		if (sb->len > start)
+			sbuf_addch(sb, '|');
+		sbuf_adds(sb, f->name);
+		*v &= ~f->value;
+	}
+}
+
+void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v)
+{
+	if (!fs) {
+		sbuf_addf(sb, v ? "%#llx" : "0", (unsigned long long)v);
+		return;
+	}
+	const struct strace_xlat *x = &fs->strace;
+	if (fs->kind == FS_ENUM) {
+		for (size_t i = 0; i < fs->nflags; i++)
+			if (fs->flags[i].value == v) {
+				sbuf_adds(sb, fs->flags[i].name);
+				return;
+			}
+		sbuf_addf(sb, v ? "%#llx" : "0", (unsigned long long)v);
+		put_unknown(sb, fs);
+		return;
+	}
+	size_t start = sb->len;
+	if (x->nfirst) {
+		/* the first table: open's access mode looked up as a value, statx's sync type as bits
+		 * (0 named by its zero entry) */
+		uint64_t low = v & x->first_mask;
+		const struct flag *zero = &fs->flags[x->first[0]];
+		if (x->first_by_value) {
+			size_t k = 0;
+			while (k < x->nfirst && fs->flags[x->first[k]].value != low)
+				k++;
+			if (k < x->nfirst)
+				sbuf_adds(sb, fs->flags[x->first[k]].name);
+			else
+				sbuf_addf(sb, "%#llx", (unsigned long long)low);
+		} else if (!low && !zero->value) {
+			sbuf_adds(sb, zero->name);
+		} else {
+			put_greedy(sb, start, fs, x->first, x->nfirst, &low, NULL);
+			if (low)
+				sbuf_addf(sb, "%s%#llx", sb->len > start ? "|" : "", (unsigned long long)low);
+		}
+		v &= ~x->first_mask;
+		if (!v)
+			return;
+		sbuf_addch(sb, '|');
+		start = sb->len;
+	} else if (!v) {
+		const struct flag *zero = x->norder ? &fs->flags[x->order[0]] : NULL;
+		sbuf_adds(sb, zero && !zero->value ? zero->name : "0");
+		return;
+	}
+	bool *used = xcalloc(fs->nflags + 1, sizeof(*used));
+	for (size_t k = 0; k < x->norder; k++)
+		used[x->order[k]] = true;
+	put_greedy(sb, start, fs, x->order, x->norder, &v, NULL);
+	put_greedy(sb, start, fs, NULL, fs->nflags, &v, x->norder ? used : NULL);
+	free(used);
+	bool named = sb->len > start;
+	if (v || !named)
+		sbuf_addf(sb, "%s%#llx", named ? "|" : "", (unsigned long long)v);
+	if (!named && !x->nfirst)
+		put_unknown(sb, fs);
 }

@@ -19,6 +19,13 @@ uint64_t xlat_flags(struct sbuf *sb, const struct flagset *fs, uint64_t v);
 /* As xlat_flags, but the set's value bits (open's access mode, "value_bits") come first and
  * are always named, even 0 (O_RDONLY), as strace's call lines name them. */
 uint64_t xlat_flags_valued(struct sbuf *sb, const struct flagset *fs, uint64_t v);
+/* Decodes v as strace does (the set's "strace" tables, sprintflags_ex in strace's
+ * src/xlat.c): each table's names in its order, a name taken when all its bits are in what is
+ * left; the set's names strace's table lacks (newer ones) after them, in xsc's order; a
+ * remainder in hex ("|0x8"); a value nothing names as "0x8000 /\* STATX_??? *\/"; 0 as the
+ * table's zero name or "0". An enum: its name, else hex and the comment. Without strace
+ * tables, the same rules over the set in xsc's order. */
+void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v);
 /* Writes v in hex ("0x1f") or decimal for small values. */
 void xlat_number(struct sbuf *sb, uint64_t v);
 #endif

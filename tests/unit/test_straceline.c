@@ -60,7 +60,10 @@ static void test_file(const char *path, const char *name)
 			round++;
 		if (l.struct_text[0] == '{' && !strstr(l.struct_text, "...") && !strstr(l.struct_text, "/*")) {
 			sbuf_reset(&dec);
-			decode_struct(&dec, cat, l.sc->st, l.b->data, l.b->len, decode_shown_size(l.sc, l.sc->st, l.size), 0);
+			uint64_t size = decode_shown_size(l.sc, l.sc->st, l.size);
+			if ((l.sc->direction != FD_DEFAULT ? l.sc->direction : l.sc->st->direction) == FD_OUT)
+				size = decode_out_size(l.sc->st, l.b->data, l.b->len, size);
+			decode_struct(&dec, cat, l.sc->st, l.b->data, l.b->len, size, 0);
 			compared++;
 			if (!strace_decodes_by_version(&l))
 				is_str(dec.buf, l.struct_text, "%s line %d: the struct decodes back to strace's text", name, n);
