@@ -492,7 +492,7 @@ static uint64_t set_known(const struct expr_env *env, uint64_t fs_idx, bool coun
 		return flagset_known_bits(fs, env->kv);
 	uint64_t n = 0;
 	for (size_t i = 0; i < fs->nflags; i++)
-		n += !fs->flags[i].mask && fs->flags[i].since <= env->kv;
+		n += !fs->flags[i].mask && kver_has(env->kv, fs->flags[i].since, fs->flags[i].backported);
 	return n;
 }
 

@@ -303,6 +303,7 @@ static void test_sets(void)
 	ok(val_at("known(resolve_flags)", KVER(5, 6, 0)) == 0x1f, "known(): RESOLVE_NO_XDEV..RESOLVE_IN_ROOT at 5.6");
 	ok(val_at("known(resolve_flags)", KVER(6, 18, 0)) == 0x3f, "known(): RESOLVE_CACHED from 5.12");
 	ok(val_at("count(io_uring_op)", KVER(5, 10, 0)) == 34, "count(): 34 io_uring opcodes at 5.10 (through IORING_OP_TEE)");
+	ok(val_at("count(io_uring_op)", KVER(5, 10, 223)) == 37, "count(): 37 at Debian's 5.10.223 (the 5.11 opcodes backported)");
 	ok(val_at("count(io_uring_op)", KVER(6, 18, 0)) == 63, "count(): 63 at 6.18 (IORING_OP_LAST, measured)");
 	ok(val_at("count(io_uring_op)", KVER(7, 3, 0)) == 65, "count(): 65 at 7.3 (the header's enum)");
 	ok(val("min(3, 2 + 5)") == 3 && val("min(9, 2) * 2") == 4, "min()");
