@@ -45,7 +45,7 @@ BUILD   ?= build
 endif
 
 XCFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -Icli -MMD -MP \
-           -DXSC_DATADIR='"$(DATADIR)/data"'
+           -DXSC_DATADIR='"$(DATADIR)/data"' -DXSC_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

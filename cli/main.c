@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (transcript && session_set_transcript(&s, transcript, s.force) < 0) {
+	if (transcript && session_set_transcript(&s, transcript, s.force, NULL) < 0) {
 		session_release(&s);
 		return 1;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -16,7 +17,6 @@
 #include "run.h"
 #include "cmd/commands.h"
 #include "headers/fetch.h"
-#include "kernel/explain.h"
 #include "kernel/kimage.h"
 #include "model/dataload.h"
 #include "model/kver.h"
@@ -48,8 +48,8 @@ static void prompt_update(const struct session *s)
 static void banner(const struct session *s)
 {
 	char kv[16];
-	uint32_t run = running_kernel();
-	printf("xsc %s on Linux %s; ", XSC_VERSION, run ? kver_str(run, kv) : "(unknown version)");
+	struct utsname u;
+	printf("xsc %s on Linux %s; ", XSC_VERSION, uname(&u) == 0 ? u.release : "(unknown version)");
 	if (s->vm_version)
 		printf("calls go to a real %s kernel in qemu", s->vm_version);
 	else if (s->sim)

@@ -3,8 +3,6 @@
 #define XSC_REPL_H
 #include "session.h"
 
-#define XSC_VERSION "0.1"
-
 /* Reads and runs lines until quit or end of input; returns the last command's status. */
 int repl_run(struct session *s);
 #endif

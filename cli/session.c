@@ -3,9 +3,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/sbuf.h"
@@ -64,7 +66,8 @@ void session_release(struct session *s)
 	outcome_release(&s->last);
 	session_observe(s, NULL, NULL);
 	design_free(s->design);
-	session_set_transcript(s, NULL, false);
+	session_set_transcript(s, NULL, false, NULL);
+	sbuf_release(&s->design_log);
 	if (!s->cat_borrowed)
 		catalog_free(s->cat);
 	session_stop_guests(s);
@@ -181,7 +184,32 @@ const struct flagset *session_find_flagset(struct session *s, const char *name)
 	return fs ? fs : d ? catalog_find_flagset(d, name) : NULL;
 }
 
-int session_set_transcript(struct session *s, const char *path, bool force)
+/* "Recorded on DATE by xsc V on Linux K; calls went to T." (SOURCE_DATE_EPOCH, when set, is
+ * the date: a reproducible file) */
+static void transcript_about(const struct session *s, struct sbuf *sb)
+{
+	char kv[16], date[32] = "an unknown date";
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t now = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	struct utsname u;
+	const char *release = uname(&u) == 0 ? u.release : "(unknown)";
+	struct sbuf rel = SBUF_INIT;
+	safe_text(&rel, release, strlen(release), 0);
+	sbuf_addf(sb, "Recorded on %s by xsc %s on Linux %s; calls went to ", date, XSC_VERSION, rel.buf);
+	sbuf_release(&rel);
+	if (s->vm_version)
+		sbuf_addf(sb, "a real %s kernel in qemu", s->vm_version);
+	else if (s->sim)
+		sbuf_addf(sb, "a simulated %s kernel", kver_str(s->sim_kv, kv));
+	else
+		sbuf_adds(sb, "the running kernel");
+	sbuf_adds(sb, " (until a 'target' below).");
+}
+
+int session_set_transcript(struct session *s, const char *path, bool force, const char *state)
 {
 	if (s->transcript_fd >= 0) {
 		fsync(s->transcript_fd); /* once per transcript, not per command */
@@ -193,7 +221,10 @@ int session_set_transcript(struct session *s, const char *path, bool force)
 		return 0;
 	struct sbuf md = SBUF_INIT;
 	struct outfile f;
-	transcript_start(&md);
+	struct sbuf about = SBUF_INIT;
+	transcript_about(s, &about);
+	transcript_start(&md, about.buf, state);
+	sbuf_release(&about);
 	int r = outfile_begin_path(&f, path, (force ? OF_FORCE : 0) | session_write_flags(s));
 	if (!r)
 		r = outfile_write(&f, md.buf, md.len);

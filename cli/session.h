@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "base/out.h"
+#include "base/sbuf.h"
 #include "model/catalog.h"
 #include "model/outcome.h"
 #include "model/structbuf.h"
@@ -62,6 +63,7 @@ struct session {
 	struct out out;            /* set up for each command */
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */
 	struct design *design;     /* syscalls designed in this session (teach/design.h), or NULL */
+	struct sbuf design_log;    /* the design commands that succeeded, one a line: what 'save' replays */
 	char *transcript_path;     /* --transcript FILE.md: every command and its output, or NULL */
 	int transcript_fd;         /* appended to after each command; -1 when not recording */
 	bool force;                /* --force: files the session writes may replace existing ones */
@@ -104,9 +106,11 @@ void session_observe(struct session *s, const struct session_observer *o, void *
 /* The session's design (teach/design.h), made on first use. */
 struct design *session_design(struct session *s);
 /* Stops recording (the file is synced once, here) and starts recording to path (NULL: none).
- * An existing path is refused unless force; a replaced file keeps its mode. 0, or -1
- * (reported; not recording then). */
-int session_set_transcript(struct session *s, const char *path, bool force);
+ * An existing path is refused unless force; a replaced file keeps its mode. The file starts
+ * with the kernel, the target and the date, and state (the session so far as commands,
+ * NULL: none) in a fence of its own, so that 'load FILE.md' replays the whole session.
+ * 0, or -1 (reported; not recording then). */
+int session_set_transcript(struct session *s, const char *path, bool force, const char *state);
 /* May the running command write path (a file or an output directory)? A script is someone
  * else's: it writes only beneath the current directory unless the user's own command line
  * says --unsafe, and a solution run by lesson --check writes nothing. 0, or -1 (reported). */

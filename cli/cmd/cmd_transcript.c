@@ -16,10 +16,14 @@ int cmd_transcript(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "off") && !force)
-		return session_set_transcript(s, NULL, false);
+		return session_set_transcript(s, NULL, false, NULL);
 	if (s->no_effects)
 		return err("'transcript' is disabled in this session");
 	if (session_may_write(s, argv[1]) < 0)
 		return -1;
-	return session_set_transcript(s, argv[1], force || s->force);
+	struct sbuf state = SBUF_INIT;
+	session_state_script(s, &state);
+	int r = session_set_transcript(s, argv[1], force || s->force, state.buf);
+	sbuf_release(&state);
+	return r;
 }

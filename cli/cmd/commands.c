@@ -226,7 +226,7 @@ const struct command commands[] = {
 	  "sizes with 'version add', make a syscall of it with 'syscall new'; then 'new', 'set',\n"
 	  "'dump', 'show', 'matrix' and 'call' (under 'target sim') use it like a catalogue\n"
 	  "entry, and 'export' writes it out. Fields default to since V (7.0 when not given).",
-	  CMD_CATALOG, { COMP_NONE } },
+	  CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "field", cmd_field, "add TYPE NAME [since V] [zero MEANING] [flagset NAME] [at OFFSET]",
 	  "append a field to the struct being designed",
 	  "TYPE is u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 or char[N]. The field goes at the\n"
@@ -234,21 +234,21 @@ const struct command commands[] = {
 	  "misaligned is refused as the catalogue loader refuses it. 'zero' says what 0 means\n"
 	  "(the old behaviour); 'flagset' attaches a designed flag set, which needs an unsigned\n"
 	  "field. A field without 'since' takes the date of the next 'version add'.",
-	  CMD_CATALOG, { COMP_NONE } },
+	  CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "flagset", cmd_flagset, "new NAME", "design a flag set",
 	  "Starts a set of flag bits; 'flag add' fills it and 'field add … flagset NAME' or\n"
-	  "'syscall new … flags=NAME' uses it.", CMD_CATALOG, { COMP_NONE } },
+	  "'syscall new … flags=NAME' uses it.", CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "flag", cmd_flag, "add NAME VALUE [since V]", "add a flag to the flag set being designed",
 	  "VALUE is a number or an expression (0x4, 1<<2); bits may not repeat another flag's.\n"
-	  "A simulated kernel older than V refuses the flag with EINVAL.", CMD_CATALOG, { COMP_NONE } },
+	  "A simulated kernel older than V refuses the flag with EINVAL.", CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "version", cmd_version, "add SIZE SINCE", "publish a size of the struct being designed",
 	  "Declares that kernels from SINCE on know the struct up to SIZE bytes (NAME_SIZE_VERn).\n"
-	  "SIZE must end on a field and grow; SINCE may not go back.", CMD_CATALOG, { COMP_NONE } },
+	  "SIZE must end on a field and grow; SINCE may not go back.", CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "syscall", cmd_syscall, "new NAME struct=STRUCT [flags=FLAGSET] [since V]", "design a syscall taking a designed struct",
 	  "The syscall takes (struct STRUCT *uargs, size_t usize), plus an unsigned int flags\n"
 	  "argument with flags=. It follows the convention: size below VER0 is EINVAL, above a\n"
 	  "page E2BIG, copy_struct_from_user in between. 'target sim V' answers it; it is never\n"
-	  "called live.", CMD_CATALOG, { COMP_NONE } },
+	  "called live.", CMD_CATALOG | CMD_DESIGN, { COMP_NONE } },
 	{ "export", cmd_export, "NAME DIR [--force]", "write a design as catalogue JSON, uapi header and skeletons",
 	  "Writes DIR/NAME.json (loadable with --data DIR), DIR/NAME.h (the uapi header),\n"
 	  "DIR/NAME_kernel.c (SYSCALL_DEFINE with the size bounds, copy_struct_from_user and flag\n"
@@ -256,6 +256,20 @@ const struct command commands[] = {
 	  "the catalogue loader first. Existing files are refused unless --force, which replaces\n"
 	  "each whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE } },
+	{ "save", cmd_save, "FILE [--force]", "write the session as a script that rebuilds it",
+	  "Writes FILE (whole or not at all) with the commands that rebuild this session: the\n"
+	  "target, the structs, flag sets and syscalls designed in it, and every buffer (its\n"
+	  "struct, size, bytes and pointers), the current one last; 'load FILE' or 'xsc FILE'\n"
+	  "replays it, so a session can be handed to a neighbour. An existing FILE is refused\n"
+	  "unless --force. A script writes only beneath the current directory, as 'transcript'.",
+	  CMD_EFFECTS, { COMP_FILE } },
+	{ "load", cmd_load, "FILE.xsc|FILE.md", "run a saved session, a script or a transcript's commands",
+	  "Runs FILE's commands in this session, as a script (stopping at the first failure,\n"
+	  "FILE:LINE: in messages). FILE.md is a transcript ('transcript', --transcript): its xsc\n"
+	  "blocks run again in order, its state block first, and a command that failed when it\n"
+	  "was recorded fails again without stopping the rest. Read up to 1 MiB; NUL bytes and\n"
+	  "devices are refused.",
+	  CMD_EFFECTS, { COMP_FILE } },
 	{ "help", cmd_help, "[COMMAND]", "list the commands, or explain one", "", CMD_PAGE, { COMP_COMMAND } },
 	{ "quit", cmd_quit, "", "leave xsc (also: end of input)", "", 0, { COMP_NONE } },
 	{ NULL, NULL, NULL, NULL, NULL, 0, { COMP_NONE } },
@@ -340,7 +354,20 @@ int command_run(struct session *s, int argc, char **argv)
 	struct pager pg = { 0, -1 };
 	if ((c->flags & CMD_PAGE) && s->pager)
 		pager_start(&pg);
+	char **design = NULL;
+	if (c->flags & CMD_DESIGN) { /* the words as given: the handler may keep or change them */
+		design = xcalloc((size_t)n + 1, sizeof(*design));
+		for (int i = 0; i < n; i++)
+			design[i] = xstrdup(argv[i]);
+	}
 	int r = c->fn(s, n, argv);
+	if (design) {
+		if (!r)
+			design_log_add(s, n, design);
+		for (int i = 0; i < n; i++)
+			free(design[i]);
+		free(design);
+	}
 	out_done(&s->out);
 	fflush(stdout);
 	pager_stop(&pg);

@@ -11,6 +11,7 @@ enum cmd_flags {
 	CMD_BUFFER = 1 << 1,  /* needs a current buffer */
 	CMD_JSON = 1 << 2,    /* understands --json */
 	CMD_EFFECTS = 1 << 3, /* calls the kernel, writes files or fetches URLs: refused when the session forbids it */
+	CMD_DESIGN = 1 << 5,  /* designs a syscall: recorded, when it succeeds, for 'save' */
 	CMD_PAGE = 1 << 4,    /* output that can be long: through the pager on a terminal (base/pager.h) */
 };
 
@@ -92,6 +93,12 @@ DECLARE_CMD(flag);
 DECLARE_CMD(version);
 DECLARE_CMD(syscall);
 DECLARE_CMD(export);
+DECLARE_CMD(save);
+DECLARE_CMD(load);
+/* cmd_save.c: the session as commands that rebuild it (target, designs, buffers), and a
+ * design command recorded for it. */
+void session_state_script(struct session *s, struct sbuf *sb);
+void design_log_add(struct session *s, int argc, char **argv);
 DECLARE_CMD(help);
 DECLARE_CMD(quit);
 #endif

@@ -54,9 +54,22 @@ void capture_end(struct capture *c, struct sbuf *out, struct sbuf *err)
 	slurp(c->err, err);
 }
 
-void transcript_start(struct sbuf *md)
+static void fenced(struct sbuf *md, const char *info, const char *text);
+
+void transcript_start(struct sbuf *md, const char *about, const char *state)
 {
-	sbuf_adds(md, "# xsc session\n\nEvery command of the session, then what it printed.\n");
+	sbuf_adds(md, "# xsc session\n\n");
+	if (about)
+		sbuf_addf(md, "%s\n\n", about);
+	sbuf_adds(md, "Every command of the session, then what it printed; 'load' with this file runs the\n"
+		      "commands again.\n");
+	if (state && *state) {
+		sbuf_adds(md, "\nThe session before recording began:\n");
+		struct sbuf safe = SBUF_INIT;
+		safe_text(&safe, state, strlen(state), SAFE_NL | SAFE_TAB);
+		fenced(md, "xsc", safe.buf);
+		sbuf_release(&safe);
+	}
 }
 
 /* A fence longer than any run of backticks in text. */

@@ -17,8 +17,10 @@ int capture_begin(struct capture *c);
 /* Restores them; what was written goes to out and err (either may be NULL to drop it). */
 void capture_end(struct capture *c, struct sbuf *out, struct sbuf *err);
 
-/* The Markdown of a transcript: a title, then per command a heading-less block:
- * the command in an xsc fence, its output in a text fence, errors marked. */
-void transcript_start(struct sbuf *md);
+/* The Markdown of a transcript: a title, what it was recorded on (about), the session's state
+ * before it as commands (state, NULL: none), then per command a heading-less block: the
+ * command in an xsc fence, its output in a text fence, errors marked. 'load FILE.md' runs
+ * the xsc fences again. */
+void transcript_start(struct sbuf *md, const char *about, const char *state);
 void transcript_add(struct sbuf *md, const char *command, const char *out, const char *err, int result);
 #endif

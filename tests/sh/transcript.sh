@@ -14,7 +14,11 @@ grep -q '^```xsc$' t.md || { echo "FAIL fences"; fail=1; }
 grep -q '^open_how: struct open_how' out || { echo "FAIL stdout"; fail=1; }
 ls | grep -q 't.md.tmp' && { echo "FAIL temporary file left"; fail=1; }
 printf 'new clone3\ntranscript u.md\nsize VER1\ntranscript off\nsize VER0\n' | "$XSC" --data "$top/data" >/dev/null 2>&1
-grep -q '^size VER1$' u.md && ! grep -q 'VER0' u.md && ! grep -q 'new clone3' u.md || { echo "FAIL transcript command"; cat u.md; fail=1; }
+# the commands before 'transcript' are not recorded; the state they made is, as commands
+# that rebuild it (load replays it first)
+grep -q '^size VER1$' u.md && ! grep -q 'VER0' u.md && ! grep -qx 'new clone3' u.md || { echo "FAIL transcript command"; cat u.md; fail=1; }
+grep -qx 'new clone3 as clone_args' u.md && grep -q '^Recorded on .* by xsc .* on Linux .*; calls went to the running kernel' u.md ||
+	{ echo "FAIL the state and header of a transcript started late"; cat u.md; fail=1; }
 "$XSC" --data "$top/data" --transcript /proc/nope/t.md -c 'list' >/dev/null 2>e && { echo "FAIL unwritable"; fail=1; }
 grep -q "cannot write the transcript" e || { echo "FAIL message"; cat e; fail=1; }
 # an existing file is refused, and kept, unless --force
