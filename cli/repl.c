@@ -49,14 +49,19 @@ static void banner(const struct session *s)
 {
 	char kv[16];
 	struct utsname u;
-	printf("xsc %s on Linux %s; ", XSC_VERSION, uname(&u) == 0 ? u.release : "(unknown version)");
+	/* one line of a projector's 80 columns: uname's release is sanitised and cut at 30 */
+	struct sbuf rel = SBUF_INIT;
+	const char *release = uname(&u) == 0 ? u.release : "(unknown)";
+	safe_text(&rel, release, strnlen(release, 30), 0);
+	printf("xsc %s, Linux %s, target ", XSC_VERSION, rel.buf);
 	if (s->vm_version)
-		printf("calls go to a real %s kernel in qemu", s->vm_version);
+		printf("vm %s", s->vm_version);
 	else if (s->sim)
-		printf("calls go to a simulated %s kernel", kver_str(s->sim_kv, kv));
+		printf("sim %s", kver_str(s->sim_kv, kv));
 	else
-		printf("calls go to the running kernel, sandboxed");
-	printf(". 'help' lists the commands, 'lesson' the lessons, 'quit' leaves.\n");
+		printf("live");
+	printf("; type help, lesson or quit\n");
+	sbuf_release(&rel);
 	fflush(stdout);
 }
 

@@ -28,7 +28,7 @@ complete() {
 }
 
 T new-session -d -s xsc -x 80 -y 24 "$XSC --data $top/data" || { echo "FAIL: tmux cannot start"; exit 1; }
-wait_for "^xsc [0-9.]* on Linux [0-9.]*; calls go to the running kernel, sandboxed\. 'help' lists" "the banner"
+wait_for "^xsc [0-9.]*, Linux $(uname -r | cut -c1-30 | sed 's/[.[*^$]/\\&/g'), target live; type help, lesson or quit\$" "the banner, on one line"
 wait_for '^xsc> *$' "the prompt"
 
 # options and literal words come from the command table's synopses
