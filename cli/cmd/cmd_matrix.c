@@ -1,84 +1,98 @@
-/* matrix: which user-space struct versions work with which kernels. */
+/* matrix: which user-space struct versions work with which kernels: simulated, and beside
+ * them real kernels, measured now (--measured) or read from reports (--reports DIR). */
 #include <string.h>
 #include "cmd/commands.h"
+#include "cmd/measuring.h"
 #include "sim/matrix.h"
 #include "base/banned.h"
 
-int cmd_matrix(struct session *s, int argc, char **argv)
+struct matrix_args {
+	const char *format, *name, *reports;
+	struct measuring_choice ch;
+	const char *versions[8];
+};
+
+static int parse_args(int argc, char **argv, struct matrix_args *a)
 {
-	const char *format = "text", *name = NULL;
+	memset(a, 0, sizeof(*a));
+	a->format = "text";
+	a->ch.versions = a->versions;
+	a->ch.parallel = 2;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--format=", 9))
-			format = argv[i] + 9;
-		else if (!name)
-			name = argv[i];
+			a->format = argv[i] + 9;
+		else if (!strcmp(argv[i], "--measured"))
+			a->ch.all_vms = true;
+		else if (!strcmp(argv[i], "--host"))
+			a->ch.host = true;
+		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc && a->ch.nversions < ARRAY_SIZE(a->versions))
+			a->versions[a->ch.nversions++] = argv[++i];
+		else if (!strcmp(argv[i], "--reports") && i + 1 < argc)
+			a->reports = argv[++i];
+		else if (!a->name && argv[i][0] != '-')
+			a->name = argv[i];
 		else
 			return command_usage(command_find("matrix"));
 	}
-	if (!name)
+	if (!a->name)
 		return command_usage(command_find("matrix"));
-	if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "svg"))
-		return usage_err("matrix: --format takes text, md or svg, not '%s'", format);
-	const struct syscall *sc = session_find_syscall(s, name);
+	if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "svg"))
+		return usage_err("matrix: --format takes text, md or svg, not '%s'", a->format);
+	bool measure = a->ch.all_vms || a->ch.host || a->ch.nversions;
+	if (measure && a->reports)
+		return usage_err("matrix: --reports reads measurements; --measured, --kernel and --host make them: not both");
+	if ((measure || a->reports) && !strcmp(a->format, "svg"))
+		return usage_err("matrix: the picture (--format=svg) shows the simulation only");
+	return 0;
+}
+
+int cmd_matrix(struct session *s, int argc, char **argv)
+{
+	struct matrix_args a;
+	int pr = parse_args(argc, argv, &a);
+	if (pr)
+		return pr;
+	const struct syscall *sc = session_find_syscall(s, a.name);
 	if (!sc) {
-		struct suggest sg = SUGGEST_INIT(name, 3);
+		struct suggest sg = SUGGEST_INIT(a.name, 3);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)
 			suggest_add(&sg, s->cat->syscalls[k].name);
 		const char *best = suggest_best(&sg);
-		return best ? err("no syscall named '%s' (did you mean '%s'?)", name, best) : err("no syscall named '%s'", name);
+		return best ? err("no syscall named '%s' (did you mean '%s'?)", a.name, best) : err("no syscall named '%s'", a.name);
 	}
 	struct matrix m;
 	if (matrix_build(s->cat, sc, &m) < 0)
 		return -1;
-	struct out *o = &s->out;
+	struct measured_report *reps = NULL, now;
+	size_t nreps = 0;
+	int r = 0;
+	if (a.ch.all_vms || a.ch.host || a.ch.nversions) {
+		if (s->no_effects)
+			r = err("matrix: measuring calls the kernel, which this session does not allow");
+		else if ((r = measuring_run(s, &sc, 1, &a.ch, &now)) == 0) {
+			reps = xcalloc(1, sizeof(*reps));
+			reps[nreps++] = now;
+		}
+	} else if (a.reports) {
+		r = measured_load_dir(a.reports, false, &reps, &nreps);
+	}
+	struct measured_view v = { 0 };
+	if (!r && (reps || a.reports))
+		measured_view_build(reps, nreps, sc->name, &v);
 	struct sbuf sb = SBUF_INIT;
-	if (!strcmp(format, "svg") && !o->json) {
+	if (r) {
+		/* reported */
+	} else if (!strcmp(a.format, "svg") && !s->out.json) {
 		matrix_svg(&m, &sb);
-		out_puts(o, sb.buf);
-	} else if (!strcmp(format, "md") && !o->json) {
-		matrix_markdown(&m, &sb);
-		out_puts(o, sb.buf);
+		out_puts(&s->out, sb.buf);
 	} else {
-		size_t lw = 12;
-		for (size_t r = 0; r < m.nrows; r++)
-			if (strlen(m.row_label[r]) > lw)
-				lw = strlen(m.row_label[r]);
-		out_text(o, "%s: user-space struct versions (rows) against simulated kernels (columns)\n", sc->name);
-		struct sbuf line = SBUF_INIT;
-		for (size_t c = 0; c < m.ncols; c++) {
-			sbuf_pad(&line, lw + 2 + c * 20);
-			sbuf_adds(&line, m.col_label[c]);
-		}
-		out_text(o, "%s\n", line.buf);
-		out_obj(o, NULL);
-		out_str(o, "syscall", sc->name);
-		out_str(o, "struct", sc->st->name);
-		out_arr(o, "kernels");
-		for (size_t c = 0; c < m.ncols; c++)
-			out_str(o, NULL, m.col_label[c]);
-		out_end(o);
-		out_arr(o, "rows");
-		for (size_t r = 0; r < m.nrows; r++) {
-			sbuf_reset(&line);
-			sbuf_adds(&line, m.row_label[r]);
-			out_obj(o, NULL);
-			out_str(o, "label", m.row_label[r]);
-			out_u64(o, "size", m.row_size[r]);
-			out_arr(o, "cells");
-			for (size_t c = 0; c < m.ncols; c++) {
-				sbuf_pad(&line, lw + 2 + c * 20);
-				sbuf_adds(&line, matrix_cell_name(&m, r, c));
-				out_str(o, NULL, matrix_cell_name(&m, r, c));
-			}
-			out_end(o);
-			out_end(o);
-			out_text(o, "%s\n", line.buf);
-		}
-		out_end(o);
-		out_end(o);
-		sbuf_release(&line);
+		measuring_render(s, &m, reps || a.reports ? &v : NULL, a.format, &sb);
+		if (sb.len)
+			out_puts(&s->out, sb.buf);
 	}
 	sbuf_release(&sb);
+	measured_view_release(&v);
+	measured_release_all(reps, nreps);
 	matrix_release(&m);
-	return 0;
+	return r;
 }

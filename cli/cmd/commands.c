@@ -90,14 +90,34 @@ const struct command commands[] = {
 	  "when xsc dies. KVM is used where kvm_intel or kvm_amd is loaded, else software\n"
 	  "emulation. 'target live' goes back to the running kernel; 'target' says which is in use.",
 	  0, { COMP_NONE } },
-	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--json]", "struct versions against kernel versions, simulated",
+	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--measured] [--kernel V...] [--host] [--reports DIR] [--json]",
+	  "struct versions against kernel versions, simulated and measured",
 	  "Rows are the user-space struct versions (each published size, and a 'future' caller\n"
 	  "with a nonzero field past the newest); columns the kernels where anything changed for\n"
 	  "the call. Each cell is what that pairing gets from the simulator: ok, zero-filled (an\n"
 	  "old caller on a newer kernel), zero tail accepted (a newer caller whose extra bytes are\n"
 	  "zero), E2BIG, EINVAL or ENOSYS. --format=md writes a Markdown table, --format=svg a\n"
-	  "picture for the site.",
+	  "picture for the site. --measured makes each row's call in every fetched real kernel\n"
+	  "(guests in qemu, two at a time; --kernel V picks some, --host adds the running kernel)\n"
+	  "and shows what each answered after the simulated columns, marking with '!' an answer\n"
+	  "that is not what the simulator says at that kernel's exact version; a row that cannot\n"
+	  "run in a guest says why. --reports DIR shows the measurements of the reports in DIR\n"
+	  "('measure' writes them) instead of making them.",
 	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_ENTITY } },
+	{ "measure", cmd_measure, "[SYSCALL...] [--vm] [--kernel V...] [--host] [-o FILE | --dir DIR] [--parallel N] [--force] [--json]",
+	  "make every matrix row in real kernels and write a report",
+	  "Makes the matrix rows of every interface that has a matrix (or of those named) in the\n"
+	  "running kernel (the default, or --host), in every fetched real kernel (--vm: guests in\n"
+	  "qemu, --parallel at a time, two by default) or in those --kernel names, and writes a\n"
+	  "report: the kernels (version, Debian package and version, qemu or host, TCG or KVM),\n"
+	  "the day, the machine, and every case with each kernel's outcome. -o FILE writes one\n"
+	  "report; --dir DIR one per interface (DIR/NAME.json; 'make measure' writes data/measured\n"
+	  "so); else the report is printed. An existing file is replaced only with --force. A\n"
+	  "report made on another machine (each host of a fleet, each kernel of a distribution's\n"
+	  "CI: 'xsc measure -o host.json') joins the others in 'matrix --reports DIR' and 'site\n"
+	  "--measured DIR'. The last line says how many calls were made, how long it took and how\n"
+	  "many answers differ from the simulator.",
+	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
 	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"

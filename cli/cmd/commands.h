@@ -71,6 +71,7 @@ DECLARE_CMD(expect);
 DECLARE_CMD(call);
 DECLARE_CMD(target);
 DECLARE_CMD(matrix);
+DECLARE_CMD(measure);
 DECLARE_CMD(explain);
 DECLARE_CMD(probe);
 DECLARE_CMD(kernels);

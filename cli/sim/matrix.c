@@ -83,28 +83,13 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 	m->cells = xcalloc(m->nrows * m->ncols, sizeof(*m->cells));
 	m->cell_errno = xcalloc(m->nrows * m->ncols, sizeof(*m->cell_errno));
 	for (size_t r = 0; r < m->nrows; r++) {
-		struct structbuf *b = structbuf_new(st->name, st, sc);
-		structbuf_set_size(b, m->row_size[r]);
-		if (r + 1 == m->nrows) {
-			unsigned char one = 1;
-			structbuf_poke(b, cstruct_newest_size(st), &one, 1);
-		}
-		/* the matrix is about the struct: flags arguments stay 0, the old behaviour */
-		char *over[6];
-		int nover = 0;
-		for (size_t k = 0; k < sc->nargs && nover < 6; k++)
-			if (sc->args[k].role == AR_FLAGS) {
-				struct sbuf o = SBUF_INIT;
-				sbuf_addf(&o, "%s=0", sc->args[k].name);
-				over[nover++] = sbuf_detach(&o);
-			}
+		struct matrix_call mc;
 		struct call_request req;
-		int pr = request_build(cat, sc, b, NULL, nover, over, &request_heap, &req);
-		for (int k = 0; k < nover; k++)
-			free(over[k]);
+		matrix_row_call(m, r, &mc);
+		int pr = request_build(cat, sc, mc.b, NULL, mc.nover, mc.over, &request_heap, &req);
+		matrix_call_release(&mc);
 		if (pr < 0) {
 			request_release(&req);
-			structbuf_free(b);
 			matrix_release(m);
 			return -1;
 		}
@@ -126,9 +111,53 @@ int matrix_build(const struct catalog *cat, const struct syscall *sc, struct mat
 			sbuf_release(&why);
 		}
 		request_release(&req);
-		structbuf_free(b);
 	}
 	return 0;
+}
+
+void matrix_row_call(const struct matrix *m, size_t r, struct matrix_call *mc)
+{
+	const struct syscall *sc = m->sc;
+	const struct cstruct *st = sc->st;
+	memset(mc, 0, sizeof(*mc));
+	mc->b = structbuf_new(st->name, st, sc);
+	structbuf_set_size(mc->b, m->row_size[r]);
+	if (r + 1 == m->nrows) {
+		unsigned char one = 1;
+		structbuf_poke(mc->b, cstruct_newest_size(st), &one, 1);
+	}
+	/* the matrix is about the struct: flags arguments stay 0, the old behaviour */
+	for (size_t k = 0; k < sc->nargs && mc->nover < (int)ARRAY_SIZE(mc->over); k++)
+		if (sc->args[k].role == AR_FLAGS) {
+			struct sbuf o = SBUF_INIT;
+			sbuf_addf(&o, "%s=0", sc->args[k].name);
+			mc->over[mc->nover++] = sbuf_detach(&o);
+		}
+}
+
+void matrix_call_release(struct matrix_call *mc)
+{
+	for (int k = 0; k < mc->nover; k++)
+		free(mc->over[k]);
+	structbuf_free(mc->b);
+	memset(mc, 0, sizeof(*mc));
+}
+
+int matrix_row_sim(const struct catalog *cat, const struct matrix *m, size_t r, uint32_t kv, struct outcome *o)
+{
+	struct matrix_call mc;
+	struct call_request req;
+	struct sbuf why = SBUF_INIT;
+	matrix_row_call(m, r, &mc);
+	int pr = request_build(cat, m->sc, mc.b, NULL, mc.nover, mc.over, &request_heap, &req);
+	matrix_call_release(&mc);
+	if (pr == 0) {
+		struct sim_opts so = { kv, false, false };
+		sim_call(cat, &req, &so, o, &why);
+	}
+	request_release(&req);
+	sbuf_release(&why);
+	return pr;
 }
 
 void matrix_release(struct matrix *m)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "base/sbuf.h"
 #include "model/catalog.h"
+#include "model/structbuf.h"
 
 enum cell { CELL_OK, CELL_ZERO_FILLED, CELL_ZERO_TAIL, CELL_E2BIG, CELL_EINVAL, CELL_ENOSYS, CELL_OTHER };
 
@@ -24,6 +25,20 @@ struct matrix {
 /* Fills m for sc (an extensible call with a struct). Returns 0 or -1 (reported). */
 int matrix_build(const struct catalog *cat, const struct syscall *sc, struct matrix *m);
 void matrix_release(struct matrix *m);
+/* Row r's call as the matrix makes it: a zeroed buffer of the row's size (the future row's
+ * nonzero byte poked in) and overrides that keep the flags arguments 0, the old behaviour.
+ * What 'matrix --measured' runs in real kernels. Release with matrix_call_release. */
+struct matrix_call {
+	struct structbuf *b;
+	char *over[6];         /* "NAME=0" */
+	int nover;
+};
+void matrix_row_call(const struct matrix *m, size_t r, struct matrix_call *mc);
+void matrix_call_release(struct matrix_call *mc);
+/* Row r simulated in full at kv (every check, not the size convention alone): what a real
+ * kernel of that version should answer. 0 with o filled (release it), or -1 (reported). */
+struct outcome;
+int matrix_row_sim(const struct catalog *cat, const struct matrix *m, size_t r, uint32_t kv, struct outcome *o);
 const char *matrix_cell_name(const struct matrix *m, size_t r, size_t c);
 /* The picture, self-contained SVG (no external references), deterministic. */
 void matrix_svg(const struct matrix *m, struct sbuf *sb);

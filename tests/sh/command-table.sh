@@ -66,6 +66,7 @@ JSON = {
     "buffers": ([], None),
     "dump": ("new openat2\ndump\n", "dump\n"),  # scripts, run with the global --json
     "matrix": (["openat2"], ["nosuch"]),
+    "measure": (["openat2"], ["nosuch"]),
     "probe": (["openat2", "--no-cache"], ["nosuch"]),
     "features": (["openat2", "--no-cache"], ["nosuch"]),
     "lint": ([hole], ["/nonexistent/x.h"]),

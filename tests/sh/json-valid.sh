@@ -91,4 +91,25 @@ check esc.json "dump --json with escapes" '
 f = [f for f in d["fields"] if f["name"] == "pidfd"][0]
 assert f["decoded"].startswith("\"a\\\"b"), f["decoded"]
 '
+# a report of the running kernel: what model/measured.h reads back
+X measure openat2 clone3 --json >measure.json
+check measure.json "measure --json" '
+need(d, ["format", "date", "machine", "kernels", "interfaces"], "report")
+assert d["format"] == "xsc-measured-1", d["format"]
+for k in d["kernels"]:
+    need(k, ["version", "where", "accelerator", "package", "package_version", "release"], "a kernel")
+assert [f["name"] for f in d["interfaces"]] == ["openat2", "clone3"], d["interfaces"]
+for f in d["interfaces"]:
+    for c in f["cases"]:
+        need(c, ["row", "size", "outcomes", "not_run"], "a case")
+        assert sorted(c["outcomes"]) == sorted(k["version"] for k in d["kernels"]), c
+'
+mkdir rep && X measure openat2 -o rep/host.json >/dev/null && X matrix openat2 --reports rep --json >mm.json
+check mm.json "matrix --reports --json" '
+need(d, ["syscall", "kernels", "measured_kernels", "rows"], "matrix")
+for r in d["rows"]:
+    need(r, ["label", "size", "cells", "measured"], "a row")
+    for c in r["measured"]:
+        need(c, ["kernel", "outcome", "simulated", "certain", "differs"], "a measured cell")
+'
 exit $fail
