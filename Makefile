@@ -4,6 +4,7 @@
 #   make deps       install missing Debian packages (apt-get, as root)
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
 #   make kernels    fetch Debian's 5.10, 6.1, 6.12, 6.18 and 7.3 cloud kernels for 'target vm'
+#   make measure    every interface's matrix rows in those kernels: data/measured/, the reference
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
 #   make stracetest CASES=N SEED=S xsc's call lines against the installed strace's, live
 #   make difftest CASES=N SEED=S   random calls live and under 'target sim' at the running
@@ -67,7 +68,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: kernels all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: kernels measure all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -186,6 +187,13 @@ test: all fuzz-build
 kernels: all
 	$(BUILD)/xsc --data data kernels fetch
 
+# Every catalogue interface's matrix rows in every fetched real kernel, guests two at a time
+# (the last line gives the calls, the time and the answers that differ from the simulator),
+# one report per interface in data/measured/, then the reference that shows them.
+measure: all
+	$(BUILD)/xsc --data data measure --vm --dir data/measured --force
+	@$(MAKE) --no-print-directory docs
+
 # The suite under AddressSanitizer + UBSan, then valgrind over a session using every command.
 check:
 	@$(MAKE) --no-print-directory test SANITIZE=1
@@ -245,6 +253,8 @@ install: all
 	install -m 644 data/*.json $(DESTDIR)$(DATADIR)/data/
 	install -d $(DESTDIR)$(DATADIR)/data/kernels
 	install -m 644 data/kernels/*.json $(DESTDIR)$(DATADIR)/data/kernels/
+	install -d $(DESTDIR)$(DATADIR)/data/measured
+	install -m 644 data/measured/*.json $(DESTDIR)$(DATADIR)/data/measured/
 	install -m 644 $(BUILD)/libxsc.a $(DESTDIR)$(LIBDIR)/libxsc.a
 	install -d $(DESTDIR)$(LIBDIR)/xsc
 	install -m 644 $(BUILD)/guest/initramfs.cpio $(DESTDIR)$(LIBDIR)/xsc/initramfs.cpio

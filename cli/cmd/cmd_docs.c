@@ -30,8 +30,8 @@ static const char *comp_word(enum completer c)
 	}
 }
 
-/* Output of another command (the matrix) captured as text. */
-static int capture(struct session *s, const struct command *c, const char *a1, const char *a2, struct sbuf *out)
+/* Output of another command (the matrix) captured as text: argv[0] is its name. */
+static int capture(struct session *s, const struct command *c, int argc, char **argv, struct sbuf *out)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -42,31 +42,46 @@ static int capture(struct session *s, const struct command *c, const char *a1, c
 	const bool *quoted = s->quoted;
 	s->quoted = NULL;
 	out_init(&s->out, fp, false, false);
-	char *argv[] = { xstrdup(c->name), xstrdup(a1), xstrdup(a2), NULL };
-	int r = c->fn(s, 3, argv);
+	int r = c->fn(s, argc, argv);
 	out_done(&s->out);
 	fclose(fp);
 	s->out = saved;
 	s->quoted = quoted;
-	for (int i = 0; i < 3; i++)
-		free(argv[i]);
 	if (!r)
 		sbuf_add(out, buf, len);
 	free(buf);
 	return r;
 }
 
+/* The matrix of sc, with the measured columns of the reports in the catalogue's measured/
+ * (what 'make measure' writes) and in the bundle's extra directory (site --measured DIR). */
 static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struct sbuf *svg)
 {
-	struct session *s = ctx;
+	struct docbundle *b = ctx;
+	struct session *s = b->s;
 	const struct command *c = command_find("matrix");
 	if (!c || !sc->st || !sc->st->nversions || sc->size_where == SW_NONE)
 		return -1; /* only calls whose size is a version have a matrix */
-	if (md && capture(s, c, sc->name, "--format=md", md))
-		return -1;
-	if (svg)
-		capture(s, c, sc->name, "--format=svg", svg);
-	return 0;
+	struct sbuf own = SBUF_INIT;
+	sbuf_addf(&own, "%s/measured", s->cat->dir);
+	char *argv[8] = { (char *)c->name, (char *)sc->name, "--format=md" };
+	int argc = 3, r = 0;
+	if (access(own.buf, F_OK) == 0) {
+		argv[argc++] = "--reports";
+		argv[argc++] = own.buf;
+	}
+	if (b->measured_extra) {
+		argv[argc++] = "--reports";
+		argv[argc++] = (char *)b->measured_extra;
+	}
+	if (md)
+		r = capture(s, c, argc, argv, md);
+	if (!r && svg) {
+		char *pic[] = { (char *)c->name, (char *)sc->name, "--format=svg", NULL };
+		capture(s, c, 3, pic, svg);
+	}
+	sbuf_release(&own);
+	return r ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -190,7 +205,15 @@ static void render_lessons(struct docbundle *b, size_t first, size_t *alloc)
 
 int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic)
 {
+	return docbundle_init_measured(b, s, probe, topic, NULL);
+}
+
+int docbundle_init_measured(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic,
+			    const char *measured)
+{
 	memset(b, 0, sizeof(*b));
+	b->s = s;
+	b->measured_extra = measured;
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)
 		return -1;
@@ -226,7 +249,7 @@ int docbundle_init(struct docbundle *b, struct session *s, const struct probe_ru
 	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
 				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
-				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = s, .probe = probe };
+				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = b, .probe = probe };
 	if (topic)
 		docgen_reference_topic(&b->in, topic, &b->ref);
 	else

@@ -7,7 +7,8 @@
 #include "base/banned.h"
 
 struct matrix_args {
-	const char *format, *name, *reports;
+	const char *format, *name, *reports[4];
+	size_t nreports;
 	struct measuring_choice ch;
 	const char *versions[8];
 };
@@ -27,8 +28,8 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 			a->ch.host = true;
 		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc && a->ch.nversions < ARRAY_SIZE(a->versions))
 			a->versions[a->ch.nversions++] = argv[++i];
-		else if (!strcmp(argv[i], "--reports") && i + 1 < argc)
-			a->reports = argv[++i];
+		else if (!strcmp(argv[i], "--reports") && i + 1 < argc && a->nreports < ARRAY_SIZE(a->reports))
+			a->reports[a->nreports++] = argv[++i];
 		else if (!a->name && argv[i][0] != '-')
 			a->name = argv[i];
 		else
@@ -39,9 +40,9 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "svg"))
 		return usage_err("matrix: --format takes text, md or svg, not '%s'", a->format);
 	bool measure = a->ch.all_vms || a->ch.host || a->ch.nversions;
-	if (measure && a->reports)
+	if (measure && a->nreports)
 		return usage_err("matrix: --reports reads measurements; --measured, --kernel and --host make them: not both");
-	if ((measure || a->reports) && !strcmp(a->format, "svg"))
+	if ((measure || a->nreports) && !strcmp(a->format, "svg"))
 		return usage_err("matrix: the picture (--format=svg) shows the simulation only");
 	return 0;
 }
@@ -73,11 +74,11 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 			reps = xcalloc(1, sizeof(*reps));
 			reps[nreps++] = now;
 		}
-	} else if (a.reports) {
-		r = measured_load_dir(a.reports, false, &reps, &nreps);
 	}
+	for (size_t i = 0; !r && i < a.nreports; i++)
+		r = measured_load_dir(a.reports[i], false, &reps, &nreps);
 	struct measured_view v = { 0 };
-	if (!r && (reps || a.reports))
+	if (!r && (reps || a.nreports))
 		measured_view_build(reps, nreps, sc->name, &v);
 	struct sbuf sb = SBUF_INIT;
 	if (r) {
@@ -86,7 +87,7 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 		matrix_svg(&m, &sb);
 		out_puts(&s->out, sb.buf);
 	} else {
-		measuring_render(s, &m, reps || a.reports ? &v : NULL, a.format, &sb);
+		measuring_render(s, &m, reps || a.nreports ? &v : NULL, a.format, &sb);
 		if (sb.len)
 			out_puts(&s->out, sb.buf);
 	}

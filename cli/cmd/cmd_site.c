@@ -31,13 +31,15 @@ static bool out_is_link(const char *out)
 
 int cmd_site(struct session *s, int argc, char **argv)
 {
-	const char *out = "build/site";
+	const char *out = "build/site", *measured = NULL;
 	bool probe = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--probe"))
 			probe = true;
+		else if (!strcmp(argv[i], "--measured") && i + 1 < argc)
+			measured = argv[++i];
 		else
 			return command_usage(command_find("site"));
 	}
@@ -56,7 +58,7 @@ int cmd_site(struct session *s, int argc, char **argv)
 	if (probe && features_probe(cat, NULL, 0, false, s->timeout_ms, &run))
 		return -1;
 	struct docbundle b;
-	if (docbundle_init(&b, s, probe ? &run : NULL, NULL)) {
+	if (docbundle_init_measured(&b, s, probe ? &run : NULL, NULL, measured)) {
 		if (probe)
 			probe_run_release(&run);
 		return -1;

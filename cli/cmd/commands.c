@@ -90,7 +90,7 @@ const struct command commands[] = {
 	  "when xsc dies. KVM is used where kvm_intel or kvm_amd is loaded, else software\n"
 	  "emulation. 'target live' goes back to the running kernel; 'target' says which is in use.",
 	  0, { COMP_NONE } },
-	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--measured] [--kernel V...] [--host] [--reports DIR] [--json]",
+	{ "matrix", cmd_matrix, "SYSCALL [--format=md|svg] [--measured] [--kernel V...] [--host] [--reports DIR...] [--json]",
 	  "struct versions against kernel versions, simulated and measured",
 	  "Rows are the user-space struct versions (each published size, and a 'future' caller\n"
 	  "with a nonzero field past the newest); columns the kernels where anything changed for\n"
@@ -174,14 +174,16 @@ const struct command commands[] = {
 	  "cmark's man renderer), --completion the bash completion script; an existing FILE is\n"
 	  "refused unless --force, which replaces it whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_FILE } },
-	{ "site", cmd_site, "[-o DIR] [--probe]", "build the static HTML site (build/site/ by default)",
+	{ "site", cmd_site, "[-o DIR] [--probe] [--measured DIR]", "build the static HTML site (build/site/ by default)",
 	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
 	  "(safe mode) into a static site: navigation, breadcrumbs, anchors per field and flag,\n"
 	  "version badges, a search index that works from file://, dark mode. The same input\n"
 	  "gives the same bytes; the site is built beside DIR and swapped into place, keeping what\n"
 	  "DIR holds that xsc did not write (.git/, CNAME). DIR must be new, empty, a site xsc\n"
 	  "built or a bare GitHub Pages checkout. --probe adds this kernel's probe results to\n"
-	  "every syscall page.",
+	  "every syscall page. Each matrix shows the real kernels measured in the catalogue's\n"
+	  "measured/ reports ('make measure'); --measured DIR adds the reports in DIR ('measure\n"
+	  "-o FILE' on other machines or kernels), so one table holds them all.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
 	{ "import", cmd_import, "SRC [-o FILE [--force]] [--since V] [--include DIR] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"

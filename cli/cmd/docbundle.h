@@ -21,10 +21,16 @@ struct docbundle {
 	struct doc_link *guide, *lessons;
 	struct docgen_input in;
 	struct doc_set ref;         /* docs/reference, generated */
+	struct session *s;
+	const char *measured_extra; /* reports beside the catalogue's measured/ (site --measured DIR), or NULL */
 };
 
 /* Loads everything; with probe non-NULL the pages carry this kernel's results; with topic
  * non-NULL the reference holds only that topic's page (docgen_reference_topic). 0 or -1. */
 int docbundle_init(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic);
+/* The same, the matrices also showing the reports in measured (NULL: the catalogue's own
+ * measured/ only); b must stay where it is while the bundle lives. */
+int docbundle_init_measured(struct docbundle *b, struct session *s, const struct probe_run *probe, const char *topic,
+			    const char *measured);
 void docbundle_release(struct docbundle *b);
 #endif

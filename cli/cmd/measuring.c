@@ -167,6 +167,14 @@ static void fill_cases(struct measured_report *rep, const struct measure_answer 
 				mc->outcome[t] = xstrdup(answer_word(&ans[k * nt + t]));
 			mc->not_run = refused[k];
 			refused[k] = NULL;
+			/* a kernel where the sandbox could not be set up (no Landlock before 5.13 for
+			 * a call that may write) says why, in the same place */
+			for (size_t t = 0; t < nt && !mc->not_run; t++)
+				if (!strcmp(mc->outcome[t], MO_SETUP) && ans[k * nt + t].setup[0]) {
+					struct sbuf w = SBUF_INIT;
+					sbuf_addf(&w, "on %s: %s", rep->kernels[t].version, ans[k * nt + t].setup);
+					mc->not_run = sbuf_detach(&w);
+				}
 		}
 }
 
@@ -251,7 +259,7 @@ static void judge(struct session *s, const struct matrix *m, size_t r, const str
 			snprintf(j->simulated, sizeof(j->simulated), "%s", p ? p : "?");
 	}
 	/* a row that did not run, or a guest that did not answer, says nothing about the kernel */
-	bool answered = strcmp(got, MO_NOT_RUN) && strcmp(got, MO_NO_ANSWER);
+	bool answered = strcmp(got, MO_NOT_RUN) && strcmp(got, MO_NO_ANSWER) && strcmp(got, MO_SETUP) && strcmp(got, MO_TIMEOUT);
 	j->differs = answered && !seen;
 	outcome_release(&o);
 }
@@ -411,7 +419,7 @@ static void render_md(struct session *s, const struct matrix *m, const struct me
 static void render_text(struct session *s, const struct matrix *m, const struct measured_view *v)
 {
 	struct out *o = &s->out;
-	size_t lw = 12, mw = 10, base;
+	size_t lw = 12, mw = 14, base; /* mw: "setup failed" and a space */
 	bool meas = v && v->ncols;
 	for (size_t r = 0; r < m->nrows; r++)
 		if (strlen(m->row_label[r]) > lw)

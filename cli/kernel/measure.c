@@ -94,6 +94,7 @@ static void worker_main(const struct kimage *k, struct call_plan *plans, const b
 			break;
 		}
 		r = (struct rec){ REC_ANSWER, (uint32_t)i, (int32_t)o.stage, o.err, o.signal, 0, o.ret, "" };
+		snprintf(r.text, sizeof(r.text), "%s", o.setup_error.buf);
 		send_rec(fd, &r);
 		outcome_release(&o);
 	}
@@ -155,7 +156,8 @@ static int take_record(struct worker *w, struct measure_target *tg, struct measu
 		tg->failed = xstrdup(r.text);
 	} else if (r.kind == REC_ANSWER && r.idx < n) {
 		struct measure_answer *a = &ans[(size_t)r.idx * nt + w->t];
-		*a = (struct measure_answer){ MS_ANSWERED, (enum outcome_stage)r.stage, (long)r.ret, r.err, r.signal };
+		*a = (struct measure_answer){ MS_ANSWERED, (enum outcome_stage)r.stage, (long)r.ret, r.err, r.signal, "" };
+		snprintf(a->setup, sizeof(a->setup), "%.159s", r.text);
 	}
 	return 1;
 }
@@ -281,7 +283,8 @@ static int run_here(struct measure_target *t, size_t ti, size_t nt, struct call_
 			t[ti].failed = xstrdup("a call could not be made");
 			return -1;
 		}
-		ans[i * nt + ti] = (struct measure_answer){ MS_ANSWERED, o.stage, o.ret, o.err, o.signal };
+		ans[i * nt + ti] = (struct measure_answer){ MS_ANSWERED, o.stage, o.ret, o.err, o.signal, "" };
+		snprintf(ans[i * nt + ti].setup, sizeof(ans[i * nt + ti].setup), "%s", o.setup_error.buf);
 		outcome_release(&o);
 	}
 	t[ti].elapsed_ms = now_ms() - t0;

@@ -33,6 +33,7 @@ struct measure_answer {
 	enum outcome_stage stage;
 	long ret;
 	int err, signal;
+	char setup[160];           /* OS_SETUP: what could not be set up */
 };
 
 struct measure_target {
