@@ -273,6 +273,8 @@ long invoke_prep(enum prep_kind k, int *err)
 		fd = syscall(SYS_io_uring_setup, 1, &params);
 	} else if (k == PREP_DIR) {
 		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the sandbox itself */
+	} else if (k == PREP_MAPS) {
+		fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC); /* the child's own mappings */
 	}
 	*err = fd < 0 ? errno : 0;
 	return fd;
@@ -280,7 +282,8 @@ long invoke_prep(enum prep_kind k, int *err)
 
 const char *invoke_prep_name(enum prep_kind k)
 {
-	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)", "open(\"sandbox\")" };
+	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)", "open(\"sandbox\")",
+					      "open(\"/proc/self/maps\")" };
 	return names[k];
 }
 

@@ -108,7 +108,7 @@ int vm_agent_plan(struct vm_agent_call *a, struct vw_call *c, struct sbuf *why)
 		req->extra = req->mem->get(c->extra_len, &req->extra_map);
 	}
 	p->nr = (long)c->nr;
-	p->prep = c->prep <= PREP_DIR ? (enum prep_kind)c->prep : PREP_NONE;
+	p->prep = c->prep <= PREP_LAST ? (enum prep_kind)c->prep : PREP_NONE;
 	p->prep_arg = c->prep_arg;
 	p->safety = (enum safety)c->safety;
 	p->ns = c->flags & VC_NS;

@@ -42,6 +42,7 @@
 #endif
 #include <linux/rseq.h>
 #include <linux/seccomp.h>
+#include <linux/fs.h>          /* struct procmap_query (6.11) */
 
 #if __has_include(<bpf/btf.h>) && __has_include(<linux/btf.h>)
 #include <bpf/btf.h>
@@ -377,6 +378,24 @@ static void check_headers(void)
 	FIELD(seccomp_notif_sizes, seccomp_notif_resp);
 	FIELD(seccomp_notif_sizes, seccomp_data);
 	SIZE(seccomp_notif_sizes);
+#ifdef PROCMAP_QUERY
+	FIELD(procmap_query, size);
+	FIELD(procmap_query, query_flags);
+	FIELD(procmap_query, query_addr);
+	FIELD(procmap_query, vma_start);
+	FIELD(procmap_query, vma_end);
+	FIELD(procmap_query, vma_flags);
+	FIELD(procmap_query, vma_page_size);
+	FIELD(procmap_query, vma_offset);
+	FIELD(procmap_query, inode);
+	FIELD(procmap_query, dev_major);
+	FIELD(procmap_query, dev_minor);
+	FIELD(procmap_query, vma_name_size);
+	FIELD(procmap_query, build_id_size);
+	FIELD(procmap_query, vma_name_addr);
+	FIELD(procmap_query, build_id_addr);
+	SIZE(procmap_query);
+#endif
 }
 
 /* ---- 2. the running kernel's BTF ---- */
