@@ -1,6 +1,7 @@
 #include "kernel/explain.h"
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include "model/checkwhy.h"
@@ -325,6 +326,80 @@ static bool explain_by_checks(struct explanation *e, const struct catalog *cat, 
 	return true;
 }
 
+/* The fields of st (at a and b, n bytes: what the kernel wrote and what the catalogue's fills
+ * give) whose known bytes differ, said one a line with both values; name prefixes each field
+ * ("ops[3]."); foreign: a is a strace line's. Returns how many differ; *seen counts the fields
+ * compared. */
+static unsigned fill_differences(struct explanation *e, const struct catalog *cat, const struct cstruct *st,
+				 const char *name, const unsigned char *a, const unsigned char *b, const unsigned char *known,
+				 size_t n, bool foreign, unsigned *seen)
+{
+	unsigned differ = 0;
+	for (size_t k = 0; k < st->nfields; k++) {
+		const struct field *f = &st->fields[k];
+		if (f->count || f->offset + f->size > n || !memchr(known + f->offset, 1, f->size))
+			continue;
+		(*seen)++;
+		if (!memcmp(a + f->offset, b + f->offset, f->size))
+			continue;
+		struct sbuf x = SBUF_INIT, y = SBUF_INIT;
+		decode_field(&x, cat, f, a);
+		decode_field(&y, cat, f, b);
+		if (foreign) /* a strace line: its process is not xsc's sandbox, which the catalogue may have measured */
+			say(e, "%s%s: the line shows %s where the catalogue says %s for a call of xsc's", name, f->name, x.buf, y.buf);
+		else
+			say(e, "%s%s: the kernel wrote %s where the catalogue says %s", name, f->name, x.buf, y.buf);
+		sbuf_release(&x);
+		sbuf_release(&y);
+		differ++;
+	}
+	return differ;
+}
+
+/* A success's output fields the catalogue knows at this kernel (the simulator's fills): the
+ * simulator's lines naming them and their sources, then each field where the kernel wrote
+ * something else, or that it wrote what the catalogue knows. */
+static void explain_fills(struct explanation *e, const struct catalog *cat, const struct call_plan *plan,
+			  const struct outcome *o, const struct sim_verdict *sim)
+{
+	const struct outcome *so = sim ? sim->o : NULL;
+	const struct syscall *sc = plan->req.sc;
+	if (!so || so->stage != OS_CALLED || so->ret == -1 || (!so->known && !so->extra_known))
+		return;
+	for (const char *p = sim->why; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		if (!strncmp(p, "the catalogue knows what it writes", 34))
+			say(e, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	unsigned differ = 0, seen = 0;
+	size_t n = o->len < so->len ? o->len : so->len;
+	const struct call_entries *en = &sc->entries;
+	if (so->known && o->after && sc->st) {
+		size_t head = en->st && n > sc->st->size ? sc->st->size : n;
+		differ += fill_differences(e, cat, sc->st, "", o->after, so->after, so->known, head, plan->req.foreign, &seen);
+		for (size_t i = 0; en->st && head + (i + 1) * en->st->size <= n; i++) {
+			char name[64];
+			size_t at = head + i * en->st->size;
+			snprintf(name, sizeof(name), "%s[%zu].", en->name, i);
+			differ += fill_differences(e, cat, en->st, name, o->after + at, so->after + at, so->known + at,
+						   en->st->size, plan->req.foreign, &seen);
+		}
+	}
+	bool extra = so->extra_known && so->extra_arg >= 0 && sc->args[so->extra_arg].st;
+	if (extra && o->extra && o->extra_arg == so->extra_arg) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s: ", sc->args[so->extra_arg].name);
+		differ += fill_differences(e, cat, sc->args[so->extra_arg].st, name, o->extra, so->extra, so->extra_known,
+					   o->extra_len < so->extra_len ? o->extra_len : so->extra_len, plan->req.foreign, &seen);
+	} else if (extra) {
+		say(e, "what the kernel wrote into %s is not known here, so it is not compared", sc->args[so->extra_arg].name);
+	}
+	if (seen && !differ)
+		say(e, "the %s what the catalogue knows (%u field%s compared)", plan->req.foreign ? "line shows" : "kernel wrote",
+		    seen, seen == 1 ? "" : "s");
+}
+
 void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
 		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim)
 {
@@ -392,6 +467,7 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 		}
 		if (o->ret > 2 && sc->returns == RET_FD && plan->live) /* a call of xsc's, not a strace line */
 			say(e, "%ld is a file descriptor; it was closed when the sandboxed child exited", o->ret);
+		explain_fills(e, cat, plan, o, sim);
 		return;
 	}
 	/* the prose is what no check covers yet: it may help only where the checks do not answer */

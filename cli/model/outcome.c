@@ -15,6 +15,8 @@ void outcome_release(struct outcome *o)
 	free(o->before);
 	free(o->after);
 	free(o->extra);
+	free(o->known);
+	free(o->extra_known);
 	for (size_t i = 0; i < o->npointed; i++)
 		free(o->pointed[i]);
 	sbuf_release(&o->setup_error);

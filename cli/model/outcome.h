@@ -51,6 +51,9 @@ struct outcome {
 	size_t npossible;
 	unsigned depends_on;
 	bool plausible_pid;        /* simulated: ret is a pid the simulator made up (clone3) */
+	/* simulated success: 1 for each byte of after (known) and of extra (extra_known) that holds
+	 * a value the catalogue's fills give; NULL when none does */
+	unsigned char *known, *extra_known;
 };
 
 void outcome_init(struct outcome *o);

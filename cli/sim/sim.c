@@ -547,6 +547,7 @@ static long plausible_result(const struct catalog *cat, const struct call_reques
 struct fill_place {
 	const struct cstruct *st;
 	unsigned char *buf;
+	unsigned char *known; /* a byte of it the catalogue's value */
 	size_t limit;
 	int in_arg;
 	bool entry;
@@ -594,6 +595,7 @@ static void fill_place(const struct syscall *sc, const struct fill_place *p, siz
 			} else if (rule) {
 				uint64_t v = expr_eval(rule->value_code, rule->nvalue_code, env);
 				le_store(p->buf + off, f->elem_size, v);
+				memset(p->known + off, 1, f->size);
 				lo[k] = src[k] ? lo[k] : v, hi[k] = v, last = i;
 				src[k] = rule->source; /* an entry's fields: the last entry's rule names them */
 			} else if (off + f->size <= p->limit && !p->entry) {
@@ -642,19 +644,22 @@ static void apply_fills(const struct catalog *cat, const struct call_request *re
 		return;
 	struct expr_env env = { cat, sc, st, o->before, req->buf_arg >= 0 ? o->len : 0, req->args, req->size, opt->kv };
 	if (req->buf_arg >= 0) {
-		struct fill_place p = { st, o->after, limit < o->len ? limit : o->len, -1, false, "" };
+		o->known = xcalloc(1, o->len + 1);
+		struct fill_place p = { st, o->after, o->known, limit < o->len ? limit : o->len, -1, false, "" };
 		fill_place(sc, &p, 1, &env, why);
 	}
 	const struct call_entries *e = &sc->entries;
 	if (e->st && req->buf_arg >= 0 && o->len > st->size) {
 		size_t n = (o->len - st->size) / e->st->size;
-		struct fill_place p = { e->st, o->after + st->size, n * e->st->size, -1, true, e->name };
+		struct fill_place p = { e->st, o->after + st->size, o->known + st->size, n * e->st->size, -1, true, e->name };
 		fill_place(sc, &p, n, &env, why);
 	}
 	if (o->extra && o->extra_arg >= 0 && sc->args[o->extra_arg].st) {
 		char what[96];
 		snprintf(what, sizeof(what), " into %s", sc->args[o->extra_arg].name);
-		struct fill_place p = { sc->args[o->extra_arg].st, o->extra, o->extra_len, o->extra_arg, false, what };
+		o->extra_known = xcalloc(1, o->extra_len + 1);
+		struct fill_place p = { sc->args[o->extra_arg].st, o->extra, o->extra_known, o->extra_len, o->extra_arg, false,
+					what };
 		fill_place(sc, &p, 1, &env, why);
 	}
 }
