@@ -159,6 +159,13 @@ WIDTH = {"u8": 8, "u16": 16, "u32": 32, "s32": 32, "u64": 64, "s64": 64, "aligne
          "__u8": 8, "__u16": 16, "__u32": 32, "__s32": 32, "__u64": 64, "__s64": 64, "int": 32}
 
 
+def ifaces_checks(it, kver):
+    """The interface's condition checks in force at kver (since at or before it, until after)."""
+    k = kv_tuple(kver)
+    return [ck for ck in it.checks if "if" in ck and "step" not in ck and kv_tuple(ck.get("since", "0.0")) <= k
+            and (not ck.get("until") or kv_tuple(ck["until"]) > k)]
+
+
 class Iface:
     def __init__(self, show, flagsets):
         self.name = show["name"]
@@ -170,8 +177,10 @@ class Iface:
         self.reserved = [f for f in lay.get("fields", []) if f.get("reserved")]
         self.struct_size = lay.get("size") or 0
         self.versions = sorted(v["size"] for v in lay.get("versions", []))
+        self.version_since = {v["size"]: v["since"] for v in lay.get("versions", [])}
         self.has_struct = bool(lay.get("fields"))
         self.flagsets = flagsets
+        self.checks = show.get("checks") or []
         self.size_field_bits = 32 if self.size_where == "field" else 64
 
     def sizes(self):
@@ -374,6 +383,36 @@ def gen_case(rng, it):
     return c
 
 
+def kv_tuple(v):
+    return tuple(int(x) for x in re.match(r"\d+(?:\.\d+)*", v).group(0).split("."))
+
+
+def fact_cases(it, kver):
+    """The catalogue's facts at kernel kver, one case each from the plainest call: every size
+    version whose since is at or below it (the size alone), and every flag of every flag set
+    of a field or a flags argument whose since is at or below it (that flag alone)."""
+    k = kv_tuple(kver)
+    out = []
+    for size in it.versions:
+        if kv_tuple(it.version_since[size]) <= k and it.size_where != "none":
+            c = Case(it, "size")
+            c.size = size
+            out.append(c)
+    holders = [("set", f["name"], f.get("flagset")) for f in it.fields if f.get("flagset")]
+    holders += [("arg", a["name"], a.get("flagset")) for a in it.args if a["role"] == "flags" and a.get("flagset")]
+    for which, name, fsname in holders:
+        fs = it.flagsets.get(fsname)
+        for f in (fs or {}).get("flags", []):
+            if num(f["value"]) and kv_tuple(f["since"]) <= k:
+                c = Case(it, "flag")
+                c.put(which, name, [f["name"]])
+                out.append(c)
+    return out
+
+
+CHECK_RE = re.compile(r"^the check: if (.*)$", re.M)
+
+
 def outcome(doc):
     if doc.get("stage") != "called":
         return doc.get("stage") or "?"
@@ -382,6 +421,8 @@ def outcome(doc):
 
 def run_cases(cases, xsc, data, kver, work, tag):
     """Runs every case live and simulated; sets case.live, case.sim, case.state."""
+    if not cases:
+        return
     by_iface = {}
     for c in cases:
         by_iface.setdefault(c.iface.name, []).append(c)
@@ -436,6 +477,9 @@ def run_cases(cases, xsc, data, kver, work, tag):
                 continue
             setattr(c, target, outcome(d))
             setattr(c, target + "_line", d.get("line", ""))
+            if target == "sim":
+                m = CHECK_RE.search(d.get("explanation") or "")
+                c.check = m.group(1) if m else None
             if target == "sim" and d.get("certain") is False:
                 c.possible = d.get("possible") or []
             elif target == "sim":
@@ -504,10 +548,14 @@ def main():
     ap.add_argument("--check-size-only", action="store_true")
     ap.add_argument("--min-compared", type=int, default=0)
     ap.add_argument("--no-misses", action="store_true")
+    ap.add_argument("--facts", action="store_true",
+                    help="in place of random cases, every size version and flag the catalogue dates at or "
+                    "before the kernel, each alone; exit 1 on any disagreement or miss")
     ap.add_argument("--no-minimise", action="store_true")
     ap.add_argument("--keep")
     ap.add_argument("--quiet", action="store_true", help="no reproducers")
     o = ap.parse_args()
+    o.no_minimise |= o.facts  # a fact's case is already one step from the plainest call
     xsc, data = os.path.abspath(o.xsc), os.path.abspath(o.data)
     if platform.system() != "Linux":
         print("difftest: not Linux")
@@ -547,17 +595,23 @@ def difftest(o, xsc, data, kver, work):
     global MNT_ID
     MNT_ID = vm_mnt_id(xsc, data, VM) if VM else root_mnt_id()
     # live-callable: the sandbox makes the interface's plainest call (fork, vfork, clone: never)
-    plain = [Case(it, "plain") for it in ifaces]
+    # (--facts: every case is one step from the plainest call, so a refused one is simply
+    # not compared, and a guest is not booted for the plain calls alone)
+    plain = [] if o.facts else [Case(it, "plain") for it in ifaces]
     run_cases(plain, xsc, data, kver, work, "plain")
     callable_ = [c.iface for c in plain if c.state != "refused"]
     skipped = [c.iface.name for c in plain if c.state == "refused"]
-    ifaces = callable_
+    if not o.facts:
+        ifaces = callable_
     if MNT_ID is None and not VM:  # in a guest before 6.8 statmount is ENOSYS, compared with mnt_id 0
         skipped.append("statmount (no unique mount id of /)")
         ifaces = [it for it in ifaces if it.name != "statmount"]
     rng = random.Random(o.seed)
     cases = []
-    for _ in range(o.cases):
+    if o.facts:
+        for it in ifaces:
+            cases += fact_cases(it, kver)
+    for _ in range(0 if o.facts else o.cases):
         cases.append(gen_case(rng, rng.choice(ifaces)))
     run_cases(cases, xsc, data, kver, work, "run")
 
@@ -632,6 +686,15 @@ def difftest(o, xsc, data, kver, work):
     if o.no_misses and missed:
         print("difftest: FAIL: %d uncertain answers lack the live one" % missed)
         rc = 1
+    if o.facts:
+        checks = {(it.name, ck["if"]) for it in ifaces for ck in ifaces_checks(it, kver)}
+        hit = {(c.iface.name, c.check) for c in cases if getattr(c, "check", None)}
+        print("difftest: facts: %d size versions and %d flags at or before %s; %d of the %d condition checks in force "
+              "there decided a case" % (sum(1 for c in cases if c.kind == "size"), sum(1 for c in cases if c.kind == "flag"),
+                                         kver, len(checks & hit), len(checks)))
+        if dis or missed:
+            print("difftest: FAIL: %d facts disagree, %d uncertain answers lack the real one" % (len(dis), missed))
+            rc = 1
     if count("invalid"):
         print("difftest: FAIL: %d invalid cases (the generator wrote lines xsc refuses)" % count("invalid"))
         rc = 1

@@ -280,7 +280,7 @@ static const struct check *env_check_of(const struct catalog *cat, const struct 
 		bool lists = false;
 		for (size_t k = 0; k < ck->nerrnos; k++)
 			lists |= !strcmp(ck->errnos[k], en);
-		if (!ck->env || !lists || kv < ck->since || (ck->until && kv >= ck->until))
+		if (!ck->env || !lists || !check_in_force(ck, kv))
 			continue;
 		struct expr_env env = check_env(cat, plan, ck, kv);
 		if (expr_eval(ck->code, ck->ncode, &env))

@@ -595,7 +595,7 @@ static void walk_checks(const struct syscall *sc, const struct expr_env *env, st
 	memset(w, 0, sizeof(*w));
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		if (env->kv < ck->since || (ck->until && env->kv >= ck->until) || !expr_eval(ck->code, ck->ncode, env))
+		if (!check_in_force(ck, env->kv) || !expr_eval(ck->code, ck->ncode, env))
 			continue;
 		if (!ck->env) {
 			w->decided = ck->err;

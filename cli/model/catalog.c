@@ -107,6 +107,11 @@ size_t cstruct_flagsets(const struct cstruct *st, const struct flagset **sets, s
 	return n;
 }
 
+bool check_in_force(const struct check *ck, uint32_t kv)
+{
+	return kver_has(kv, ck->since, ck->backported) && !(ck->until && kver_has(kv, ck->until, ck->until_backported));
+}
+
 unsigned cstruct_newest_size(const struct cstruct *st)
 {
 	return st->nversions ? st->versions[st->nversions - 1].size : st->size;

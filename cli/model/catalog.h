@@ -203,6 +203,7 @@ struct check {
 	int err;               /* errno_name's number (0: a step without one), set with it at load */
 	uint32_t since, until; /* until 0: still in force */
 	uint32_t backported[KVER_NBACKPORTS]; /* stable releases with it before since */
+	uint32_t until_backported[KVER_NBACKPORTS]; /* stable releases without it before until */
 	enum check_step step;
 	bool placed;           /* a step named in the data (else the loader put it at its default place) */
 	const char **errnos;   /* every errno it may give (a list only with env), errnos[0] == errno_name */
@@ -361,6 +362,9 @@ const struct flag *catalog_find_flag(const struct catalog *c, const struct flags
 				     const char *name, const struct flagset **in);
 /* The bits of a bit-flag set a kernel of version kv knows. */
 uint64_t flagset_known_bits(const struct flagset *fs, uint32_t kv);
+/* Whether check ck is in force at kernel kv: it has come (since, or a backport) and not gone
+ * (until, or a backport of its removal). */
+bool check_in_force(const struct check *ck, uint32_t kv);
 const struct field *cstruct_find_field(const struct cstruct *st, const char *name);
 /* The field covering byte offset off, or NULL. */
 const struct field *cstruct_field_at(const struct cstruct *st, size_t off);

@@ -1037,7 +1037,7 @@ static void load_check_errnos(struct loader *L, json_t *co, struct check *ck)
 }
 
 static const char *const step_keys[] = { "step", "source", NULL };
-static const char *const check_keys[] = { "if", "errno", "env", "lookup", "since", "until", "backported", "source", "why",
+static const char *const check_keys[] = { "if", "errno", "env", "lookup", "since", "until", "backported", "until_backported", "source", "why",
 					  NULL };
 
 /* {"step": NAME}: a size step placed where the kernel takes it. */
@@ -1105,6 +1105,12 @@ static void load_check(struct loader *L, json_t *co, struct syscall *sc, struct 
 	ck->since = get_kver(L, co, "since", true, "a check");
 	ck->until = get_kver(L, co, "until", false, "a check");
 	load_backports(L, co, "backported", ck->since, ck->backported, "a check");
+	load_backports(L, co, "until_backported", ck->until, ck->until_backported, "a check");
+	if (!L->failed && ck->until_backported[0] && !ck->until) {
+		push_key(L, "until_backported");
+		lerr(L, "'until_backported' belongs to a check with an 'until'");
+		pop(L);
+	}
 	ck->source = get_str(L, co, "source", true, "a check");
 	ck->why = get_str(L, co, "why", true, "a check");
 	if (!L->failed && ck->until && ck->until <= ck->since) {

@@ -29,6 +29,9 @@ static const struct { int e; const char *name; } errnos[] = {
 	E(ERFKILL), E(EHWPOISON),
 	/* The errno proposed with CHECK_FIELDS (asm-generic value); never merged. */
 	{ 134, "EEXTSYS_NOOP" },
+	/* 134 in 7.3's uapi (include/uapi/asm-generic/errno.h): a file of the wrong type, from
+	 * openat2's OPENAT2_REGULAR; a name the catalogue may use, printed as the one above */
+	{ 134, "EFTYPE" },
 };
 #undef E
 

@@ -165,6 +165,7 @@ static enum fact path_fact(const struct call_request *req, const struct check *c
 	case ENOENT: return l == WL_MISSING ? F_FIRES : F_NOT;
 	case ENOTDIR: return l == WL_NOTDIR || (l == WL_FILE && last) ? F_FIRES : F_NOT;
 	case EISDIR: return !last ? F_UNKNOWN : l == WL_DIR ? F_FIRES : F_NOT;
+	case EFTYPE: return !last ? F_UNKNOWN : l == WL_DIR ? F_FIRES : F_NOT; /* the world's only non-regular files */
 	case EEXIST: return !last ? F_UNKNOWN : l == WL_FILE || l == WL_DIR ? F_FIRES : F_NOT;
 	case EBUSY: return !last ? F_UNKNOWN : dot ? F_FIRES : F_NOT;
 	case EXDEV: return mounted ? F_UNKNOWN : F_NOT;
@@ -477,7 +478,7 @@ static int run_checks(struct run *r)
 {
 	for (size_t i = 0; i < r->sc->nchecks; i++) {
 		const struct check *ck = &r->sc->checks[i];
-		if (!kver_has(r->opt->kv, ck->since, ck->backported) || (ck->until && r->opt->kv >= ck->until))
+		if (!check_in_force(ck, r->opt->kv))
 			continue;
 		if (ck->step != CS_COND) {
 			if (!r->sized)
@@ -699,8 +700,8 @@ static int absent_errno(const struct catalog *cat, const struct call_request *re
 	struct expr_env env = { cat, sc, sc->st, NULL, 0, req->args, req->size, opt->kv };
 	for (size_t i = 0; i < sc->nchecks; i++) {
 		const struct check *ck = &sc->checks[i];
-		if (ck->step != CS_COND || ck->env || !kver_has(opt->kv, ck->since, ck->backported) || !ck->until || ck->until > sc->since ||
-		    opt->kv >= ck->until || !expr_eval(ck->code, ck->ncode, &env))
+		if (ck->step != CS_COND || ck->env || !ck->until || ck->until > sc->since || !check_in_force(ck, opt->kv) ||
+		    !expr_eval(ck->code, ck->ncode, &env))
 			continue;
 		check_why(why, ck, &env);
 		return ck->err;

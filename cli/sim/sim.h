@@ -13,6 +13,7 @@
 #include "model/request.h"
 
 #define EEXTSYS_NOOP 134 /* the errno the CHECK_FIELDS proposal added (asm-generic) */
+#define EFTYPE 134       /* the same number in 7.3's uapi: a file of the wrong type (OPENAT2_REGULAR) */
 #define CHECK_FIELDS_BIT (1ULL << 63)
 
 struct sim_opts {
