@@ -220,6 +220,17 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	struct sbuf root = SBUF_INIT;
 	sbuf_addf(&root, "%s/..", cat->dir); /* where it loaded from: --data, XSC_DATA or the default */
 	b->root = sbuf_detach(&root);
+	struct sbuf cpath = SBUF_INIT, why = SBUF_INIT;
+	sbuf_addf(&cpath, "%s/census/census.json", cat->dir);
+	int r = census_load(&b->census, cpath.buf, &why);
+	if (r < 0)
+		err("%s", why.buf);
+	sbuf_release(&cpath);
+	sbuf_release(&why);
+	if (r < 0) {
+		free(b->root);
+		return -1;
+	}
 
 	size_t n = 0;
 	for (const struct command *c = commands; c->name; c++)
@@ -249,7 +260,8 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
 				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
-				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = b, .probe = probe };
+				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = b, .probe = probe,
+				       .census = &b->census };
 	if (topic)
 		docgen_reference_topic(&b->in, topic, &b->ref);
 	else
@@ -261,6 +273,7 @@ void docbundle_release(struct docbundle *b)
 {
 	free(b->opts);
 	doc_set_release(&b->ref);
+	census_release(&b->census);
 	for (size_t i = 0; i < b->nfiles; i++) {
 		free(b->files[i].path);
 		free(b->files[i].title);

@@ -3,6 +3,7 @@
 #ifndef XSC_DOCBUNDLE_H
 #define XSC_DOCBUNDLE_H
 #include "docs/docgen.h"
+#include "model/census.h"
 #include "session.h"
 
 struct doc_file {
@@ -19,6 +20,7 @@ struct docbundle {
 	struct doc_file *files;     /* guide pages first, then lessons */
 	size_t nfiles, nguide;
 	struct doc_link *guide, *lessons;
+	struct census census;       /* data/census/census.json, when there is one */
 	struct docgen_input in;
 	struct doc_set ref;         /* docs/reference, generated */
 	struct session *s;

@@ -1,8 +1,10 @@
 #include "docs/docgen.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/diag.h"
 #include "kernel/probe.h"
+#include "model/census.h"
 #include "model/errtable.h"
 #include "model/kver.h"
 #include "model/xlat.h"
@@ -114,6 +116,7 @@ void md_anchor_id(struct sbuf *sb, const char *prefix, const char *name)
 
 #define INDEX_TITLE "Reference"
 #define COMMANDS_TITLE "Commands"
+#define CENSUS_TITLE "Census"
 
 /* A file name for a page: letters, digits, '_', '-', '.' only. */
 static void file_name(struct sbuf *sb, const char *name)
@@ -958,6 +961,9 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 		sbuf_adds(sb, " |\n");
 	}
 	sbuf_adds(sb, "\n## Commands\n\nThe [command reference](commands.md) lists every command of xsc.\n");
+	if (in->census && in->census->ntrees)
+		sbuf_adds(sb, "\n## Census\n\nThe [census](census.md) holds the catalogue to the kernel sources: every site "
+			      "that copies a struct of the caller's size, and how each is accounted for.\n");
 	if (in->nlessons) {
 		sbuf_adds(sb, "\n## Lessons\n\n");
 		for (size_t i = 0; i < in->nlessons; i++) {
@@ -965,6 +971,169 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 			md_text(sb, in->lessons[i].title);
 			sbuf_addf(sb, "](../%s)\n", in->lessons[i].path);
 		}
+	}
+}
+
+/* ---- the census page ---- */
+
+static void census_versions(struct sbuf *sb, const uint32_t *v, size_t n)
+{
+	char b[16];
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(sb, "%s%s", i ? " " : "", kv(v[i], b));
+}
+
+static void census_account(struct sbuf *sb, const struct docgen_input *in, const struct census_site *s)
+{
+	const struct syscall *sc = s->account == CA_INTERFACE ? catalog_find_syscall(in->cat, s->detail) : NULL;
+	if (sc) {
+		link_syscall(sb, "", sc);
+		return;
+	}
+	sbuf_adds(sb, s->account == CA_EXCLUDED ? "excluded: " : "**unaccounted**: ");
+	if (s->account == CA_PENDING)
+		sbuf_adds(sb, "pending ");
+	else if (s->account == CA_INTERFACE)
+		sbuf_adds(sb, "not in the catalogue: ");
+	if (s->detail)
+		md_text(sb, s->detail);
+	else
+		sbuf_adds(sb, "no account");
+}
+
+static void census_site_row(struct sbuf *sb, const struct docgen_input *in, const struct census_site *s)
+{
+	sbuf_adds(sb, "| ");
+	md_code(sb, s->file, true);
+	sbuf_adds(sb, " | ");
+	md_code(sb, s->function, true);
+	sbuf_adds(sb, " | ");
+	for (size_t k = 0; k < s->nby; k++) {
+		sbuf_adds(sb, k ? ", " : "");
+		md_text(sb, s->by[k]);
+	}
+	sbuf_adds(sb, " | ");
+	census_versions(sb, s->in, s->nin);
+	sbuf_adds(sb, " | ");
+	census_account(sb, in, s);
+	sbuf_adds(sb, " |\n");
+}
+
+/* Per tree: sites, catalogued, excluded, unaccounted. */
+static void census_summary(struct sbuf *sb, const struct docgen_input *in, const struct census *c)
+{
+	char b[16];
+	sbuf_adds(sb, "| tree | sites | catalogued | excluded | unaccounted |\n|---|---:|---:|---:|---:|\n");
+	size_t last_unaccounted = 0;
+	for (size_t t = 0; t < c->ntrees; t++) {
+		size_t n = 0, cat = 0, ex = 0;
+		for (size_t i = 0; i < c->nsites; i++) {
+			const struct census_site *s = &c->sites[i];
+			if (!census_site_in(s, c->trees[t]))
+				continue;
+			n++;
+			ex += s->account == CA_EXCLUDED;
+			cat += s->account == CA_INTERFACE && census_accounted(s, in->cat);
+		}
+		sbuf_addf(sb, "| %s | %zu | %zu | %zu | %zu |\n", kv(c->trees[t], b), n, cat, ex, n - cat - ex);
+		last_unaccounted = n - cat - ex;
+	}
+	sbuf_addf(sb, "\n**%zu unaccounted** on %s, the newest tree: ", last_unaccounted,
+		  kv(c->trees[c->ntrees - 1], b));
+	sbuf_adds(sb, last_unaccounted ? "a site of an interface the catalogue does not hold yet (\"pending\") is "
+					 "counted here until it does.\n\n"
+				       : "every site is a catalogued interface or excluded with its reason.\n\n");
+}
+
+/* The facts no source confirms, by whether they are about a kernel of 5.0 or later. */
+static void census_unverified(struct sbuf *sb, const struct catalog *cat)
+{
+	struct sbuf list = SBUF_INIT;
+	size_t recent = 0, older = 0;
+	char b[16];
+#define UNVERIFIED(kind, owner, name, since)                                                          \
+	do {                                                                                          \
+		(since) >= KVER(5, 0, 0) ? recent++ : older++;                                          \
+		sbuf_addf(&list, "| %s | ", kind);                                                       \
+		md_code(&list, owner, true);                                                             \
+		sbuf_adds(&list, " | ");                                                                 \
+		md_code(&list, name, true);                                                              \
+		sbuf_addf(&list, " | %s |\n", kv(since, b));                                            \
+	} while (0)
+	for (size_t i = 0; i < cat->nstructs; i++) {
+		const struct cstruct *st = &cat->structs[i];
+		for (size_t k = 0; k < st->nfields; k++)
+			if (st->fields[k].prov.unverified)
+				UNVERIFIED("field", st->name, st->fields[k].name, st->fields[k].since);
+		for (size_t k = 0; k < st->nversions; k++)
+			if (st->versions[k].prov.unverified) {
+				char size[32];
+				snprintf(size, sizeof(size), "%u bytes", st->versions[k].size);
+				UNVERIFIED("size version", st->name, st->versions[k].name ? st->versions[k].name : size,
+					   st->versions[k].since);
+			}
+	}
+	for (size_t i = 0; i < cat->nflagsets; i++)
+		for (size_t k = 0; k < cat->flagsets[i].nflags; k++)
+			if (cat->flagsets[i].flags[k].prov.unverified)
+				UNVERIFIED("flag", cat->flagsets[i].name, cat->flagsets[i].flags[k].name,
+					   cat->flagsets[i].flags[k].since);
+#undef UNVERIFIED
+	sbuf_addf(sb, "## Unverified facts\n\nFacts of the catalogue (fields, size versions, flags) whose \"since\" no "
+		      "source confirms yet, marked `unverified` in data and shown with an *unverified* badge: "
+		      "**%zu** about kernels 5.0 and later, **%zu** older.\n\n", recent, older);
+	if (list.len)
+		sbuf_addf(sb, "| fact | of | name | since |\n|---|---|---|---|\n%s\n", list.buf);
+	sbuf_release(&list);
+}
+
+static void census_page(const struct docgen_input *in, struct doc_set *set)
+{
+	const struct census *c = in->census;
+	char b[16], b2[16];
+	struct doc_page *pg = doc_set_add(set, "census.md", CENSUS_TITLE, "Reference", true);
+	struct sbuf *sb = &pg->text;
+	sbuf_adds(sb, "# Census: every extensible interface, accounted for\n\n");
+	md_text(sb, c->about);
+	sbuf_adds(sb, "\n\nTrees: Debian's `linux-source` ");
+	census_versions(sb, c->trees, c->ntrees);
+	sbuf_adds(sb, ". A site is a function of a tree; *found by* names the helper or pattern that found it.\n\n");
+	census_summary(sb, in, c);
+	census_unverified(sb, in->cat);
+	if (c->ntrees > 1) {
+		uint32_t newest = c->trees[c->ntrees - 1], before = c->trees[c->ntrees - 2];
+		sbuf_addf(sb, "## New in %s since %s\n\n| file | function | found by | trees | account |\n"
+			      "|---|---|---|---|---|\n", kv(newest, b), kv(before, b2));
+		for (size_t i = 0; i < c->nsites; i++)
+			if (census_site_in(&c->sites[i], newest) && !census_site_in(&c->sites[i], before))
+				census_site_row(sb, in, &c->sites[i]);
+		sbuf_adds(sb, "\n");
+	}
+	sbuf_adds(sb, "## Sites\n\n| file | function | found by | trees | account |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < c->nsites; i++)
+		census_site_row(sb, in, &c->sites[i]);
+	sbuf_adds(sb, "\n## What is searched\n\n| helper | defined in | since | what it does |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < c->nhelpers; i++) {
+		const struct census_helper *h = &c->helpers[i];
+		sbuf_adds(sb, "| ");
+		md_code(sb, h->name, true);
+		sbuf_adds(sb, " | ");
+		md_code(sb, h->where, true);
+		sbuf_addf(sb, " | %s | ", kv(h->since, b));
+		md_text(sb, h->doc);
+		sbuf_adds(sb, " |\n");
+	}
+	sbuf_adds(sb, "\nHelper-free patterns (a size convention written by hand), each a regular expression over "
+		      "the lines of its path:\n\n| pattern | path | what it finds |\n|---|---|---|\n");
+	for (size_t i = 0; i < c->npatterns; i++) {
+		const struct census_helper *h = &c->patterns[i];
+		sbuf_adds(sb, "| ");
+		md_text(sb, h->name);
+		sbuf_adds(sb, " | ");
+		md_code(sb, h->where, true);
+		sbuf_adds(sb, " | ");
+		md_text(sb, h->doc);
+		sbuf_adds(sb, " |\n");
 	}
 }
 
@@ -988,6 +1157,8 @@ static void reference(const struct docgen_input *in, const char *want, int only,
 		index_page(in, out);
 	if (only < 0 && wanted(want, "commands"))
 		commands_page(in, out);
+	if (only < 0 && in->census && in->census->ntrees && wanted(want, "census"))
+		census_page(in, out);
 	for (size_t i = 0; i < in->cat->nsyscalls && only != 1; i++)
 		if (wanted(want, in->cat->syscalls[i].name))
 			syscall_page(in, out, &in->cat->syscalls[i]);

@@ -17,6 +17,7 @@
 #include "model/catalog.h"
 
 struct probe_run;
+struct census;
 
 struct doc_command {
 	const char *name, *synopsis, *summary, *help;
@@ -60,6 +61,7 @@ struct docgen_input {
 	int (*matrix)(void *ctx, const struct syscall *sc, struct sbuf *md, struct sbuf *svg);
 	void *ctx;
 	const struct probe_run *probe; /* optional: this kernel's results (site --probe) */
+	const struct census *census;   /* optional: data/census/census.json (the census page) */
 };
 
 /* Every reference page, in a fixed order. */

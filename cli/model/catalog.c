@@ -565,8 +565,8 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 	MV_ARR(r, fs->flags, fs->nflags);
 	for (size_t k = 0; fs->flags && k < fs->nflags && !r->bad; k++) {
 		struct flag *f = &fs->flags[k];
-		MV_STR(r, f->name), MV_STR(r, f->doc);
-		check_bool(r, &f->mask);
+		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->prov.source);
+		check_bool(r, &f->mask), check_bool(r, &f->prov.unverified);
 		MV_STRS(r, f->companions, f->ncompanions);
 	}
 	struct strace_xlat *x = &fs->strace;
@@ -589,6 +589,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 	for (size_t k = 0; st->fields && k < st->nfields && !r->bad; k++) {
 		struct field *f = &st->fields[k];
 		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->zero), MV_STR(r, f->type_text);
+		MV_STR(r, f->prov.source), check_bool(r, &f->prov.unverified);
 		MV_STR(r, f->shown_if.text), MV_ARR(r, f->shown_if.code, f->shown_if.ncode);
 		MV_STR(r, f->written_if.text), MV_ARR(r, f->written_if.code, f->written_if.ncode);
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
@@ -596,8 +597,11 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_MODE), ENUM_OK(r, f->direction, FD_LAST);
 		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only);
 	}
-	for (size_t k = 0; st->versions && k < st->nversions; k++)
-		MV_STR(r, st->versions[k].name);
+	for (size_t k = 0; st->versions && k < st->nversions; k++) {
+		struct sversion *v = &st->versions[k];
+		MV_STR(r, v->name), MV_STR(r, v->internal), MV_STR(r, v->prov.source);
+		check_bool(r, &v->prov.unverified);
+	}
 }
 
 static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, struct syscall *sc)

@@ -20,8 +20,17 @@ enum fdir { FD_DEFAULT, FD_IN, FD_OUT, FD_INOUT, FD_IGNORED };
 
 enum ftype { FT_U8, FT_U16, FT_U32, FT_U64, FT_S8, FT_S16, FT_S32, FT_S64, FT_ALIGNED_U64, FT_PTR, FT_CHAR };
 
+/* Where a fact comes from: its "source" (a uapi header at a version, a commit, a kernel file
+ * and function, or "measured on" a kernel; NULL: its struct's or flag set's header, held to the
+ * uapi headers by the layout test) and whether no source confirms its "since". */
+struct provenance {
+	const char *source;
+	bool unverified;
+};
+
 struct flag {
 	const char *name, *doc;
+	struct provenance prov;
 	uint64_t value;
 	uint32_t since;
 	uint32_t backported[KVER_NBACKPORTS]; /* stable releases with it before since (model/kver.h) */
@@ -65,6 +74,7 @@ struct field_cond {
 
 struct field {
 	const char *name, *doc, *zero, *type_text;
+	struct provenance prov;
 	enum ftype type;
 	enum fformat format;
 	unsigned elem_size, count; /* count: array length, 0 for a scalar */
@@ -83,6 +93,8 @@ struct field {
 
 struct sversion {
 	const char *name; /* NULL when the kernel publishes no macro */
+	const char *internal; /* the kernel-internal header defining a name uapi lacks, or NULL */
+	struct provenance prov;
 	unsigned size;
 	uint32_t since;
 	uint32_t backported[KVER_NBACKPORTS];

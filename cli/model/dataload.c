@@ -429,12 +429,14 @@ static void load_backports(struct loader *L, json_t *o, const char *key, uint32_
  * header at a version, a commit, a kernel file and function), "unverified" (true: no
  * source confirms its "since") and "backported" (stable releases that have it before
  * "since": "6.1.192", into bp; NULL: checked and dropped). The layout test
- * (tests/layout/compare.py) reads and counts source and unverified. */
-static void load_provenance(struct loader *L, json_t *o, const char *what, uint32_t since, uint32_t *bp)
+ * (tests/layout/compare.py) reads and counts source and unverified; show, the reference and
+ * the census page print them. */
+static void load_provenance(struct loader *L, json_t *o, const char *what, uint32_t since, uint32_t *bp,
+			    struct provenance *pv)
 {
 	uint32_t none[KVER_NBACKPORTS];
-	(void)get_str(L, o, "source", false, what);
-	(void)get_bool(L, o, "unverified");
+	pv->source = get_str(L, o, "source", false, what);
+	pv->unverified = get_bool(L, o, "unverified");
 	load_backports(L, o, "backported", since, bp ? bp : none, what);
 }
 
@@ -537,7 +539,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 			f->since = get_kver(L, fo, "since", true, "a flag");
 			f->mask = get_bool(L, fo, "mask");
 			f->companions = get_strings(L, fo, "companions", "a flag", &f->ncompanions);
-			load_provenance(L, fo, "a flag", f->since, f->backported);
+			load_provenance(L, fo, "a flag", f->since, f->backported, &f->prov);
 			json_t *v = member(L, fo, "value", true, "a flag");
 			if (v && !L->failed) {
 				push_key(L, "value");
@@ -672,7 +674,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->flagset = resolve_flagset(L, fo, "flagset");
 		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
 		f->reserved = get_bool(L, fo, "reserved");
-		load_provenance(L, fo, "a field", 0, NULL);
+		load_provenance(L, fo, "a field", 0, NULL, &f->prov);
 		f->string = get_bool(L, fo, "string");
 		f->verbose_only = get_bool(L, fo, "verbose_only");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
@@ -738,8 +740,8 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 			v->size = (unsigned)size;
 			v->since = get_kver(L, vo, "since", true, "a size version");
 			/* the kernel-internal header that defines a name uapi lacks (layout test) */
-			(void)get_str(L, vo, "internal", false, "a size version");
-			load_provenance(L, vo, "a size version", v->since, v->backported);
+			v->internal = get_str(L, vo, "internal", false, "a size version");
+			load_provenance(L, vo, "a size version", v->since, v->backported, &v->prov);
 		}
 		if (!L->failed) {
 			push_key(L, "size");

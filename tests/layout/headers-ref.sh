@@ -25,33 +25,9 @@ XSC=$(cd "$(dirname "$XSC")" && pwd)/$(basename "$XSC")
 
 say() { printf 'headers-ref: %s\n' "$*" >&2; }
 
-# A private apt: its own sources, lists and cache; the system's keyrings.
+# apt_private, apt_setup and newest: a private apt state under $APT (tests/layout/debian-apt.sh)
 APT="$OUT/apt"
-apt_private() {
-	apt-get -q -o Dir::Etc::sourcelist="$APT/sources.list" -o Dir::Etc::sourceparts="$APT/parts" \
-		-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" -o Dir::State::status=/var/lib/dpkg/status \
-		-o APT::Sandbox::User=root "$@"
-}
-apt_setup() {
-	[ -e "$APT/updated" ] && return 0
-	mkdir -p "$APT/parts" "$APT/lists/partial" "$APT/cache/archives/partial"
-	k=/usr/share/keyrings/debian-archive-keyring.gpg
-	cat >"$APT/sources.list" <<EOF
-deb [signed-by=$k] $MIRROR bookworm main
-deb [signed-by=$k] $SECURITY bookworm-security main
-deb [signed-by=$k] $MIRROR trixie-backports main
-EOF
-	say "apt-get update (private state in $APT)"
-	apt_private update >"$APT/update.log" 2>&1 || { cat "$APT/update.log"; exit 1; }
-	: >"$APT/updated"
-}
-
-# The newest linux-source-X.Y any suite offers (N=1), or the one before it (N=2).
-newest() {
-	apt_setup
-	apt_private -o Debug::NoLocking=1 -qq list 'linux-source-*' 2>/dev/null |
-		sed -n 's|^linux-source-\([0-9][0-9]*\.[0-9][0-9]*\)/.*|\1|p' | sort -u -t. -k1,1n -k2,2n | tail -"$1" | head -1
-}
+. "$top/tests/layout/debian-apt.sh"
 
 # The tree of linux-source-V: KSRC_DIR's, else the package's, extracted under OUT/src.
 tree_of() {
