@@ -231,6 +231,9 @@ def main(argv):
                             (key[0], key[1], " ".join(claimed_in), ", ".join(s.get("by", [])),
                              " ".join(e["in"]), ", ".join(sorted(e["by"]))))
     for key, s in sorted(recorded.items()):
+        if s.get("pending") in names:
+            problems.append("%s %s: pending '%s', which the catalogue holds now: say \"interface\"" %
+                            (key[0], key[1], s["pending"]))
         gone = [v for v in s.get("in", []) if v in scanned and key not in scans[v]]
         if gone and update:
             s["in"] = [v for v in s["in"] if v not in gone]

@@ -20,6 +20,13 @@ out=$($py "$fix/data" 1.0="$fix/tree-1.0" 2.0="$fix/tree-2.0"); rc=$?
 [ $rc = 1 ] || { echo "FAIL pending: exit $rc, want 1"; fail=1; }
 ok pending "$out" 'unaccounted: kernel/newcall.c sys_newcall: pending: newcall'
 
+# a pending interface the catalogue holds now must say so
+cp -r "$fix/data" "$T/d0"
+sed -i 's/"pending": "newcall"/"pending": "openat2"/' "$T/d0/census/census.json"
+out=$($py --scan-only "$T/d0" 1.0="$fix/tree-1.0" 2.0="$fix/tree-2.0"); rc=$?
+[ $rc = 1 ] || { echo "FAIL pending-catalogued: exit $rc, want 1"; fail=1; }
+ok pending-catalogued "$out" "pending 'openat2', which the catalogue holds now"
+
 # accounted: 0 unaccounted, exit 0
 cp -r "$fix/data" "$T/d1"
 sed -i 's/"pending": "newcall"/"interface": "openat2"/' "$T/d1/census/census.json"
