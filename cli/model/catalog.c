@@ -287,7 +287,7 @@ bool check_step_applies(const struct syscall *sc, enum check_step s)
 	case CS_CAP: return r->cap;
 	case CS_BELOW_VER0: return r->below_ver0.kind == SA_ERRNO && syscall_ver0(sc); /* no first size, nothing below it */
 	case CS_COPY_IN: return true;
-	case CS_COPY_OUT: return syscall_size_output(sc);
+	case CS_COPY_OUT: return syscall_size_output(sc) && sc->direction != FD_IN; /* an input call writes nothing back */
 	default: return false;
 	}
 }

@@ -98,7 +98,10 @@ static int parse_number(struct parser *P)
 static size_t scan_name(struct parser *P, size_t *start)
 {
 	*start = P->p;
-	while (is_ident(P->text[P->p], P->p == *start))
+	/* a flattened nested struct's field keeps its parent's name (sq_off.head, entry.nr): the
+	 * language has no '.' operator, so a dot between two names is part of one */
+	while (is_ident(P->text[P->p], P->p == *start) ||
+	       (P->p > *start && P->text[P->p] == '.' && is_ident(P->text[P->p + 1], true)))
 		P->p++;
 	return P->p - *start;
 }
