@@ -118,12 +118,18 @@ const struct command commands[] = {
 	  "--measured DIR'. The last line says how many calls were made, how long it took and how\n"
 	  "many answers differ from the simulator.",
 	  CMD_CATALOG | CMD_JSON | CMD_EFFECTS, { COMP_ENTITY, COMP_ENTITY, COMP_ENTITY } },
-	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE'", "decode a strace line of a catalogue syscall and explain it",
+	{ "explain", cmd_explain, "[--kernel V] 'STRACE-LINE' | FILE | -", "decode strace lines of catalogue syscalls and explain them",
 	  "Paste a line strace printed, such as\n"
 	  "  explain 'openat2(AT_FDCWD, \"/\", {flags=O_RDONLY, resolve=0, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}, 32) = -1 E2BIG (Argument list too long)'\n"
 	  "and xsc rebuilds the struct, lists the sizes it has had in which kernels, and explains\n"
-	  "the answer for this kernel (or the version --kernel names, one the catalogue knows),\n"
-	  "without calling anything.",
+	  "the answer for this kernel (or the version --kernel names, one the catalogue knows,\n"
+	  "anywhere on the line), without calling anything. A flags-only call (renameat2, clone)\n"
+	  "says which flags came in which release. FILE (or - for standard input) is a whole\n"
+	  "strace log, as strace -f -o FILE writes it with any of -t/-tt/-ttt/-r/-T, -y/-yy, -v,\n"
+	  "-X raw|abbrev|verbose: every call of the catalogue in it is explained (an unfinished\n"
+	  "call joined with its resumed line), the other calls, signals and exits counted. Where\n"
+	  "strace's ... hides fields it says so, and a size the kernel wrote back on E2BIG gives\n"
+	  "the size of its struct.",
 	  CMD_CATALOG | CMD_JSON, { COMP_NONE } },
 	{ "probe", cmd_probe, "[SYSCALL...] [--kernel VERSION] [--no-cache] [--format=c|bitmap] [--json]",
 	  "what the running kernel supports: sizes, flags, queries, bitmaps",

@@ -132,6 +132,56 @@ static int parse_tail(struct structbuf *b, const char *item)
 	return 0;
 }
 
+/* A mode as strace writes it: S_IFDIR|S_ISUID|0755, or the octal number alone. */
+static int parse_mode(struct structbuf *b, const struct field *f, const char *val)
+{
+	static const struct { const char *name; unsigned v; } bits[] = {
+		{ "S_IFSOCK", 0140000 }, { "S_IFLNK", 0120000 }, { "S_IFREG", 0100000 }, { "S_IFBLK", 0060000 },
+		{ "S_IFDIR", 0040000 }, { "S_IFCHR", 0020000 }, { "S_IFIFO", 0010000 },
+		{ "S_ISUID", 04000 }, { "S_ISGID", 02000 }, { "S_ISVTX", 01000 },
+	};
+	uint64_t mode = 0;
+	for (const char *p = val; *p;) {
+		size_t n = strcspn(p, "|");
+		size_t k = 0;
+		while (k < ARRAY_SIZE(bits) && (strlen(bits[k].name) != n || strncmp(p, bits[k].name, n)))
+			k++;
+		char *end;
+		if (k < ARRAY_SIZE(bits))
+			mode |= bits[k].v;
+		else if (isdigit((unsigned char)*p) && (mode |= strtoull(p, &end, 8), end == p + n))
+			;
+		else
+			return err("explain: '%.*s' in %s=%s is not a mode (S_IFDIR|0755)", (int)n, p, f->name, val);
+		p += n + !!p[n];
+	}
+	struct value v = { .kind = VK_INT, .bits = mode };
+	return structbuf_set_field(b, f, &v);
+}
+
+static int parse_item(const struct catalog *cat, struct structbuf *b, char *item);
+
+/* A struct inside the struct, as strace -v writes it: name={a=1, b=2} sets name.a and name.b. */
+static int parse_nested(const struct catalog *cat, struct structbuf *b, const char *name, char *val)
+{
+	val[strlen(val) - 1] = '\0';
+	char *items[MAX_PARTS];
+	int n = split_top(val + 1, items, MAX_PARTS);
+	if (n < 0)
+		return err("explain: unbalanced braces in %s", name);
+	for (int i = 0; i < n; i++) {
+		if (!*items[i] || !strcmp(items[i], "..."))
+			continue;
+		struct sbuf full = SBUF_INIT;
+		sbuf_addf(&full, "%s.%s", name, items[i]);
+		int r = parse_item(cat, b, full.buf);
+		sbuf_release(&full);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One "field=value" of the struct into b. */
 static int parse_item(const struct catalog *cat, struct structbuf *b, char *item)
 {
@@ -141,6 +191,9 @@ static int parse_item(const struct catalog *cat, struct structbuf *b, char *item
 	*eq = '\0';
 	char *val = eq + 1;
 	strip_comments(val);
+	size_t vlen = strlen(val);
+	if (val[0] == '{' && vlen > 1 && val[vlen - 1] == '}') /* strace -v: stx_atime={tv_sec=1, tv_nsec=2} */
+		return parse_nested(cat, b, item, val);
 	const struct field *f = structbuf_field_or_err(b, item);
 	if (!f)
 		return -1;
@@ -148,6 +201,8 @@ static int parse_item(const struct catalog *cat, struct structbuf *b, char *item
 		val = (char *)"0";
 	if (val[0] == '"') /* a string pointer: its address is not in the line */
 		return 0;
+	if (f->format == FF_MODE)
+		return parse_mode(b, f, val);
 	struct value v;
 	if (value_parse(cat, f->flagset, val, &v) < 0)
 		return -1;
@@ -241,6 +296,8 @@ static int parse_args(const struct catalog *cat, struct strace_line *l, char **a
 			if (parse_struct_arg(cat, l, (int)i, args[i]) < 0)
 				return -1;
 			l->struct_null = !strcmp(args[i], "NULL");
+			if (!strncmp(args[i], "0x", 2) && i < 6) /* an address strace did not decode */
+				l->args[i] = strtoull(args[i], NULL, 16);
 		} else if (i < 6 && !(sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)) {
 			parse_other_arg(cat, l, i, args[i]);
 		} else if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG) {
@@ -252,14 +309,51 @@ static int parse_args(const struct catalog *cat, struct strace_line *l, char **a
 			value_release(&v);
 		}
 	}
-	if (!l->b || !st) /* l->b is set only for an argument of sc's struct */
-		return err("explain: %s has no struct to explain", sc->name);
+	if (!st) /* a flags-only call (renameat2, clone): its arguments are the whole story */
+		return 0;
+	if (!l->b) /* l->b is set only for an argument of sc's struct */
+		return err("explain: the line of %s shows no %s", sc->name, st->name);
 	if (sc->size_where == SW_FIELD)
 		l->size = structbuf_kernel_size(l->b);
 	else if (sc->size_where != SW_ARG)
 		l->size = st->size;
 	if (l->size > l->b->size && l->size <= STRUCTBUF_MAX_BYTES)
 		structbuf_set_size(l->b, l->size);
+	return 0;
+}
+
+/* Whether a names argument k of sc as strace writes it: its own name, or one holding it
+ * (clone's child_stack for stack, child_tidptr for child_tid). */
+static bool arg_named(const struct sarg *a, const char *name, size_t len)
+{
+	char *n = xstrndup(name, len);
+	bool yes = strstr(n, a->name) != NULL;
+	free(n);
+	return yes;
+}
+
+/* clone(child_stack=NULL, flags=…, child_tidptr=0x…): strace names clone's arguments and
+ * writes them in its own order; put each where the catalogue has it, "0" for those it left
+ * out. Lines without names are left as they are. */
+static int name_args(const struct syscall *sc, char **args, int *nargs)
+{
+	static char zero[] = "0";
+	char *placed[MAX_PARTS] = { 0 };
+	size_t len0 = strspn(args[0], "abcdefghijklmnopqrstuvwxyz_");
+	if (!len0 || args[0][len0] != '=' || !sc->nargs || sc->nargs > MAX_PARTS)
+		return 0;
+	for (int i = 0; i < *nargs; i++) {
+		size_t len = strspn(args[i], "abcdefghijklmnopqrstuvwxyz_");
+		size_t k = 0;
+		while (args[i][len] == '=' && k < sc->nargs && !arg_named(&sc->args[k], args[i], len))
+			k++;
+		if (args[i][len] != '=' || k == sc->nargs || placed[k])
+			return err("explain: %s has no argument named '%.*s'", sc->name, (int)strcspn(args[i], "="), args[i]);
+		placed[k] = args[i] + len + 1;
+	}
+	for (size_t k = 0; k < sc->nargs; k++)
+		args[k] = placed[k] ? placed[k] : zero;
+	*nargs = (int)sc->nargs;
 	return 0;
 }
 
@@ -270,6 +364,8 @@ static int parse_result(struct strace_line *l, const char *rest)
 	if (!res)
 		return 0;
 	res += 2;
+	if (*res == '?') /* "= ? <unavailable>", "= ?": the process went away; no answer */
+		return 0;
 	if (!strncmp(res, "-1 ", 3)) {
 		char en[32];
 		if (sscanf(res + 3, "%31[A-Z0-9_]", en) != 1 || errno_from_name(en) < 0)
@@ -304,7 +400,10 @@ int strace_line_parse(const struct catalog *cat, const char *text, struct strace
 	*open = '\0';
 	*close = '\0';
 	char *args[MAX_PARTS];
-	int nargs = split_top(open + 1, args, MAX_PARTS);
+	char *inner = open + 1;
+	while (isspace((unsigned char)*inner))
+		inner++;
+	int nargs = *inner ? split_top(open + 1, args, MAX_PARTS) : 0; /* vfork() */
 	if (nargs < 0) {
 		err("explain: unbalanced braces, quotes or comments in the arguments");
 		goto out;
@@ -316,6 +415,8 @@ int strace_line_parse(const struct catalog *cat, const char *text, struct strace
 		err("explain: '%s' is not in the catalogue", name);
 		goto out;
 	}
+	if (nargs > 0 && name_args(l->sc, args, &nargs) < 0)
+		goto out;
 	if ((size_t)nargs != l->sc->nargs) {
 		err("explain: %s takes %zu arguments, the line has %d", l->sc->name, l->sc->nargs, nargs);
 		goto out;
