@@ -453,6 +453,16 @@ static bool same_column(const struct measured_column *a, const struct measured_c
 	return true;
 }
 
+static int cmp_column(const void *a, const void *b)
+{
+	const struct measured_column *x = a, *y = b;
+	uint32_t u = 0, v = 0;
+	kver_parse(x->k->version, &u, 0);
+	kver_parse(y->k->version, &v, 0);
+	/* by version, then in the order met (reports by name, kernels in their order) */
+	return u != v ? (u < v ? -1 : 1) : (x->order > y->order) - (x->order < y->order);
+}
+
 void measured_view_build(const struct measured_report *reps, size_t n, const char *iface, struct measured_view *v)
 {
 	size_t alloc = 0;
@@ -460,23 +470,29 @@ void measured_view_build(const struct measured_report *reps, size_t n, const cha
 	for (size_t i = 0; i < n; i++) {
 		const struct measured_iface *f = measured_find(&reps[i], iface);
 		for (size_t k = 0; f && k < reps[i].nkernels; k++) {
-			struct measured_column c = { &reps[i], &reps[i].kernels[k], f, k, NULL };
-			bool dup = false, clash = false;
-			for (size_t j = 0; j < v->ncols && !dup; j++) {
+			struct measured_column c = { &reps[i], &reps[i].kernels[k], f, k, NULL, v->ncols };
+			bool dup = false;
+			for (size_t j = 0; j < v->ncols && !dup; j++)
 				dup = same_column(&v->cols[j], &c);
-				clash |= !strcmp(v->cols[j].k->version, c.k->version);
-			}
 			if (dup)
 				continue;
-			struct sbuf l = SBUF_INIT;
-			const char *base = reps[i].source ? strrchr(reps[i].source, '/') : NULL;
-			sbuf_adds(&l, c.k->version);
-			if (clash) /* the same version answered otherwise elsewhere: say where each is from */
-				sbuf_addf(&l, " (%s)", base ? base + 1 : reps[i].source ? reps[i].source : "?");
-			c.label = sbuf_detach(&l);
 			ALLOC_GROW(v->cols, v->ncols + 1, alloc);
 			v->cols[v->ncols++] = c;
 		}
+	}
+	if (v->ncols)
+		qsort(v->cols, v->ncols, sizeof(*v->cols), cmp_column);
+	for (size_t i = 0; i < v->ncols; i++) {
+		/* the same version answered otherwise elsewhere: each says which report it is from */
+		bool clash = false;
+		for (size_t j = 0; j < v->ncols; j++)
+			clash |= j != i && !strcmp(v->cols[j].k->version, v->cols[i].k->version);
+		const char *src = v->cols[i].rep->source, *base = src ? strrchr(src, '/') : NULL;
+		struct sbuf l = SBUF_INIT;
+		sbuf_adds(&l, v->cols[i].k->version);
+		if (clash)
+			sbuf_addf(&l, " (%s)", base ? base + 1 : src ? src : "?");
+		v->cols[i].label = sbuf_detach(&l);
 	}
 }
 

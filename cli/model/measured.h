@@ -85,6 +85,7 @@ struct measured_column {
 	const struct measured_iface *ifc;
 	size_t ki;              /* k's index in rep */
 	char *label;            /* "6.1.192", or "6.1.192 (host.json)" */
+	size_t order;           /* the order met: columns sort by version, then by it */
 };
 struct measured_view {
 	struct measured_column *cols;
