@@ -1,5 +1,6 @@
 #include "run.h"
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,23 +33,40 @@ static void transcript_append(struct session *s, const char *text, const char *o
 	sbuf_release(&md);
 }
 
+/* An error of the text itself, not of a command in it (a quote left open, a NUL byte, a line
+ * too long): under --json a document, as a command's error is. */
+static int text_err(struct session *s, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int text_err(struct session *s, const char *fmt, ...)
+{
+	struct sbuf msg = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&msg, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
+	va_end(ap);
+	struct session_errors e = session_errors_begin(s, s->json);
+	int r = err("%s", msg.buf);
+	session_errors_end(s, e, r, false);
+	sbuf_release(&msg);
+	return r;
+}
+
 int run_command(struct session *s, int argc, char **argv, const char *text)
 {
-	struct capture cap;
+	struct session_capture cap;
 	if (sig_interrupted()) /* the rest of an interrupted line or script does not run */
 		return sig_interrupt_err();
 	bool record = s->transcript_fd >= 0 && argc > 0 && argv && strcmp(argv[0], "transcript");
-	if (record && capture_begin(&cap) < 0)
+	if (record && session_capture_begin(s, &cap) < 0)
 		record = false;
 	int r = command_run(s, argc, argv);
 	if (sig_interrupted())
 		r = sig_interrupt_err();
 	if (record) {
 		struct sbuf out = SBUF_INIT, errs = SBUF_INIT;
-		capture_end(&cap, &out, &errs);
-		fwrite(out.buf, 1, out.len, stdout);
-		fflush(stdout);
-		fwrite(errs.buf, 1, errs.len, stderr);
+		session_capture_end(s, &cap, &out, &errs);
+		fwrite(out.buf, 1, out.len, s->out_fp);
+		fflush(s->out_fp);
+		fwrite(errs.buf, 1, errs.len, s->err_fp);
 		if (s->transcript_fd >= 0) { /* the command may have been 'transcript off' */
 			struct sbuf shown = SBUF_INIT; /* a URL's password never reaches the transcript */
 			fetch_redact(text ? text : "", &shown);
@@ -138,7 +156,7 @@ int run_tokenize(const char *line, const char **rest, char ***argvp, bool **quot
 	return (int)argc;
 }
 
-int run_line(struct session *s, const char *line)
+static int run_commands(struct session *s, const char *line)
 {
 	int result = 0;
 	const char *p = line;
@@ -146,7 +164,9 @@ int run_line(struct session *s, const char *line)
 		char **argv = NULL;
 		bool *quoted = NULL;
 		const char *rest = NULL;
+		struct session_errors e = session_errors_begin(s, s->json);
 		int argc = run_tokenize(p, &rest, &argv, &quoted);
+		session_errors_end(s, e, argc < 0 ? -1 : 0, false);
 		if (argc < 0)
 			return -1;
 		int r = 0;
@@ -165,6 +185,14 @@ int run_line(struct session *s, const char *line)
 		p = rest;
 	}
 	return result;
+}
+
+int run_line(struct session *s, const char *line)
+{
+	FILE *was = diag_set_stream(s->err_fp);
+	int r = run_commands(s, line);
+	diag_set_stream(was);
+	return r;
 }
 
 /* One line of fp into line (its '\n' kept), at most SCRIPT_LINE_MAX bytes: 1, 0 at the end,
@@ -200,9 +228,9 @@ static int read_stream(struct session *s, FILE *fp, const char *name)
 		total += line.len;
 		diag_set_where(name, lineno);
 		int r = s->checking && total > CHECK_SCRIPT_MAX
-			? err("a solution longer than %d bytes", CHECK_SCRIPT_MAX)
-			: memchr(line.buf, '\0', line.len) ? err("line contains a NUL byte")
-			: run_line(s, line.buf);
+			? text_err(s, "a solution longer than %d bytes", CHECK_SCRIPT_MAX)
+			: memchr(line.buf, '\0', line.len) ? text_err(s, "line contains a NUL byte")
+			: run_commands(s, line.buf);
 		diag_set_where(NULL, 0);
 		if (r && !result)
 			result = r;
@@ -213,10 +241,10 @@ static int read_stream(struct session *s, FILE *fp, const char *name)
 		result = sig_interrupt_err();
 	else if (n == -2) {
 		diag_set_where(name, lineno + 1);
-		result = err("line longer than %d bytes", SCRIPT_LINE_MAX);
+		result = text_err(s, "line longer than %d bytes", SCRIPT_LINE_MAX);
 		diag_set_where(NULL, 0);
 	} else if (n == -1 && !result)
-		result = err("%s: read error: %s", name, strerror(errno));
+		result = text_err(s, "%s: read error: %s", name, strerror(errno));
 	sbuf_release(&line);
 	return result;
 }
@@ -228,13 +256,18 @@ static int read_stream(struct session *s, FILE *fp, const char *name)
 int run_stream(struct session *s, FILE *fp, const char *name)
 {
 	static unsigned depth;
-	if (depth >= STREAM_DEPTH_MAX)
-		return err("%s: scripts nested more than %d deep", name, STREAM_DEPTH_MAX);
-	depth++;
-	s->scripted++;
-	int result = read_stream(s, fp, name);
-	s->scripted--;
-	depth--;
+	FILE *was = diag_set_stream(s->err_fp);
+	int result;
+	if (depth >= STREAM_DEPTH_MAX) {
+		result = text_err(s, "%s: scripts nested more than %d deep", name, STREAM_DEPTH_MAX);
+	} else {
+		depth++;
+		s->scripted++;
+		result = read_stream(s, fp, name);
+		s->scripted--;
+		depth--;
+	}
+	diag_set_stream(was);
 	return result;
 }
 

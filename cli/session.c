@@ -28,6 +28,9 @@ void session_init(struct session *s)
 	outcome_init(&s->last);
 	s->transcript_fd = -1;
 	s->width = -1;
+	s->out_fp = stdout;
+	s->err_fp = stderr;
+	out_init(&s->out, stdout, false, false);
 }
 
 void session_init_child(struct session *child, const struct session *parent)
@@ -39,6 +42,8 @@ void session_init_child(struct session *child, const struct session *parent)
 	child->data_dir = parent->data_dir;
 	child->timeout_ms = parent->timeout_ms;
 	child->runner = parent->runner;
+	child->out_fp = parent->out_fp;
+	child->err_fp = parent->err_fp;
 	child->color = COLOR_NEVER;
 	child->keep_going = true;
 }
@@ -49,6 +54,80 @@ void session_observe(struct session *s, const struct session_observer *o, void *
 		s->observer->release(s->observer_state);
 	s->observer = o;
 	s->observer_state = o ? state : NULL;
+}
+
+int session_capture_begin(struct session *s, struct session_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	fflush(s->out_fp);
+	fflush(s->err_fp);
+	c->out_fp = open_memstream(&c->out_buf, &c->out_len);
+	c->err_fp = c->out_fp ? open_memstream(&c->err_buf, &c->err_len) : NULL;
+	if (!c->err_fp) {
+		if (c->out_fp)
+			fclose(c->out_fp);
+		free(c->out_buf);
+		return err("cannot capture the output: %m");
+	}
+	c->saved_out = s->out_fp;
+	c->saved_err = s->err_fp;
+	s->out_fp = c->out_fp;
+	s->err_fp = c->err_fp;
+	c->saved_diag = diag_set_stream(c->err_fp);
+	return 0;
+}
+
+void session_capture_end(struct session *s, struct session_capture *c, struct sbuf *out, struct sbuf *err)
+{
+	diag_set_stream(c->saved_diag);
+	s->out_fp = c->saved_out;
+	s->err_fp = c->saved_err;
+	fclose(c->out_fp);
+	fclose(c->err_fp);
+	if (out)
+		sbuf_add(out, c->out_buf, c->out_len);
+	if (err)
+		sbuf_add(err, c->err_buf, c->err_len);
+	free(c->out_buf);
+	free(c->err_buf);
+}
+
+struct session_errors session_errors_begin(struct session *s, bool json)
+{
+	struct session_errors e;
+	(void)s;
+	diag_kept(&e.mark);
+	e.was = diag_keep_errors(json);
+	return e;
+}
+
+void session_errors_end(struct session *s, struct session_errors since, int r, bool wrote)
+{
+	size_t n;
+	const struct diag_error *e = diag_kept(&n);
+	diag_keep_errors(since.was);
+	if (n <= since.mark)
+		return;
+	if (!r || wrote) { /* it succeeded anyway, or wrote its own document */
+		diag_kept_print(since.mark);
+		return;
+	}
+	e += since.mark;
+	n -= since.mark;
+	struct out o;
+	out_init(&o, s->out_fp, true, false);
+	out_obj(&o, NULL);
+	out_str(&o, "error", e[0].msg);
+	out_str(&o, "where", e[0].where);
+	if (n > 1) {
+		out_arr(&o, "more");
+		for (size_t i = 1; i < n; i++)
+			out_str(&o, NULL, e[i].msg);
+		out_end(&o);
+	}
+	out_end(&o);
+	out_done(&o);
+	diag_kept_clear(since.mark);
 }
 
 struct design *session_design(struct session *s)

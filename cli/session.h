@@ -60,8 +60,13 @@ struct session {
 	struct outcome last;
 	unsigned long calls;       /* calls made, live or simulated: a lesson judges those of its step */
 	enum color_mode color;
+	/* The session's one sink: results go to out_fp (through out, set up for each command)
+	 * and messages to err_fp (diag prints there while the session runs commands); catching
+	 * what commands print is swapping the two (session_capture_begin). */
+	FILE *out_fp, *err_fp;
 	struct out out;            /* set up for each command */
 	const bool *quoted;        /* per argv entry of the running command: was it quoted? */
+	const struct command *running; /* the running command's row (cmd/commands.h), or NULL */
 	struct design *design;     /* syscalls designed in this session (teach/design.h), or NULL */
 	struct sbuf design_log;    /* the design commands that succeeded, one a line: what 'save' replays */
 	char *transcript_path;     /* --transcript FILE.md: every command and its output, or NULL */
@@ -101,6 +106,25 @@ int session_kernel_arg(struct session *s, const char *what, const char *arg, uin
 const struct syscall *session_find_syscall(struct session *s, const char *name);
 const struct cstruct *session_find_struct(struct session *s, const char *name);
 const struct flagset *session_find_flagset(struct session *s, const char *name);
+/* What the session prints, caught: both streams swapped for memory until capture_end, which
+ * puts them back and hands over what was written (out, err: NULL drops it). Nests. */
+struct session_capture {
+	FILE *out_fp, *err_fp, *saved_out, *saved_err, *saved_diag;
+	char *out_buf, *err_buf;
+	size_t out_len, err_len;
+};
+int session_capture_begin(struct session *s, struct session_capture *c);
+void session_capture_end(struct session *s, struct session_capture *c, struct sbuf *out, struct sbuf *err);
+/* Under --json an error is a JSON document in the output stream (bpftool's p_err): from
+ * errors_begin (json: the command's mode) errors are kept, and errors_end writes those of
+ * the command (result r) as one {"error", "where"} document when it failed and wrote no
+ * document of its own (wrote), else prints them as text: one document a command. */
+struct session_errors {
+	bool was;
+	size_t mark;
+};
+struct session_errors session_errors_begin(struct session *s, bool json);
+void session_errors_end(struct session *s, struct session_errors e, int r, bool wrote);
 /* Makes o (with its state) the session's observer, releasing the one before; NULL: none. */
 void session_observe(struct session *s, const struct session_observer *o, void *state);
 /* The session's design (teach/design.h), made on first use. */

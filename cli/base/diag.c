@@ -11,6 +11,40 @@ static unsigned long where_line, nerrors;
 static bool quiet;
 static void (*sink)(const char *kind, const char *msg, void *arg);
 static void *sink_arg;
+static FILE *stream; /* NULL: stderr */
+static bool keep;
+static struct diag_error *kept;
+static size_t nkept, kept_alloc;
+
+FILE *diag_set_stream(FILE *fp)
+{
+	FILE *was = stream;
+	stream = fp;
+	return was;
+}
+
+bool diag_keep_errors(bool on)
+{
+	bool was = keep;
+	keep = on;
+	return was;
+}
+
+const struct diag_error *diag_kept(size_t *n)
+{
+	*n = nkept;
+	return kept;
+}
+
+void diag_kept_clear(size_t from)
+{
+	for (size_t i = from; i < nkept; i++) {
+		free(kept[i].where);
+		free(kept[i].msg);
+	}
+	if (from < nkept)
+		nkept = from;
+}
 
 void diag_set_sink(void (*fn)(const char *kind, const char *msg, void *arg), void *arg)
 {
@@ -118,6 +152,30 @@ static void put_safe(FILE *fp, const char *s)
 	sbuf_release(&sb);
 }
 
+/* "WHERE: kind message", WHERE being "FILE:LINE" (line > 0) or as given. */
+static void print(const char *kind, const char *where, unsigned long line, const char *msg)
+{
+	FILE *fp = stream ? stream : stderr;
+	put_safe(fp, where);
+	if (line)
+		fprintf(fp, ":%lu", line);
+	fprintf(fp, ": %s", kind);
+	put_safe(fp, msg);
+	fputc('\n', fp);
+}
+
+static void keep_error(const char *msg)
+{
+	struct sbuf where = SBUF_INIT;
+	if (where_file)
+		sbuf_addf(&where, "%s:%lu", where_file, where_line);
+	else
+		sbuf_adds(&where, "xsc");
+	ALLOC_GROW(kept, nkept + 1, kept_alloc);
+	kept[nkept].where = sbuf_detach(&where);
+	kept[nkept++].msg = xstrdup(msg);
+}
+
 static void report(const char *kind, const char *fmt, va_list ap)
 {
 	if (quiet)
@@ -133,20 +191,21 @@ static void report(const char *kind, const char *fmt, va_list ap)
 			return;
 		vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	}
-	if (sink) {
+	if (sink)
 		sink(kind, msg, sink_arg);
-	} else {
-		if (where_file) {
-			put_safe(stderr, where_file);
-			fprintf(stderr, ":%lu: %s", where_line, kind);
-		} else {
-			fprintf(stderr, "xsc: %s", kind);
-		}
-		put_safe(stderr, msg);
-		fputc('\n', stderr);
-	}
+	else if (keep && strcmp(kind, "warning: "))
+		keep_error(msg);
+	else
+		print(kind, where_file ? where_file : "xsc", where_file ? where_line : 0, msg);
 	if (msg != small)
 		free(msg);
+}
+
+void diag_kept_print(size_t from)
+{
+	for (size_t i = from; i < nkept; i++)
+		print("", kept[i].where, 0, kept[i].msg);
+	diag_kept_clear(from);
 }
 
 int err(const char *fmt, ...)

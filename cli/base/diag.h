@@ -5,6 +5,7 @@
 #ifndef XSC_DIAG_H
 #define XSC_DIAG_H
 #include <stdbool.h>
+#include <stdio.h>
 #include "base/util.h"
 
 #define CMD_USAGE (-2)
@@ -29,6 +30,22 @@ void safe_text(struct sbuf *sb, const char *s, size_t n, unsigned keep);
  * (Markdown): the length of the character at s (1 for a byte that is not UTF-8; n > 0) and
  * whether it may be written as it is. */
 size_t safe_char(const char *s, size_t n, bool *raw);
+/* Where messages are printed (NULL: stderr); returns the stream before. The session points
+ * it at its own diagnostics stream while it runs commands, so catching a command's
+ * messages is swapping that stream. */
+FILE *diag_set_stream(FILE *fp);
+/* Under --json an error is a JSON document, not a line of text: while keeping (returns the
+ * setting before), err() and usage_err() are kept here and printed by nobody; warnings are
+ * printed as ever. diag_kept lists them (where is "FILE:LINE" or "xsc"); diag_kept_print
+ * prints those from index from on as text after all, and forgets them; diag_kept_clear
+ * forgets them. */
+struct diag_error {
+	char *where, *msg;
+};
+bool diag_keep_errors(bool keep);
+const struct diag_error *diag_kept(size_t *n);
+void diag_kept_print(size_t from);
+void diag_kept_clear(size_t from);
 /* Fuzzing: count errors but print nothing. */
 bool diag_set_quiet(bool quiet); /* returns the previous setting */
 /* A forked helper (header parsing) hands its messages to its parent instead of printing

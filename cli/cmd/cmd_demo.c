@@ -4,7 +4,6 @@
 #include "cmd/commands.h"
 #include "model/kver.h"
 #include "teach/demo.h"
-#include "teach/transcript.h"
 #include "base/banned.h"
 
 static void print_lines(struct out *o, const char *prefix, const char *text)
@@ -53,12 +52,12 @@ static int sim_has_needs(const struct session *s, const struct demo *d, uint32_t
 /* Runs one command in the scratch session, its output (and errors) caught. */
 static int run_step(struct session *sub, const char *cmd, struct sbuf *output)
 {
-	struct capture cap;
-	if (capture_begin(&cap) < 0)
+	struct session_capture cap;
+	if (session_capture_begin(sub, &cap) < 0)
 		return -1;
 	int r = sub->runner->line(sub, cmd);
 	struct sbuf errs = SBUF_INIT;
-	capture_end(&cap, output, &errs);
+	session_capture_end(sub, &cap, output, &errs);
 	sbuf_add(output, errs.buf, errs.len);
 	sbuf_release(&errs);
 	return r;

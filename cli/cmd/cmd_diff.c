@@ -126,7 +126,7 @@ int cmd_diff(struct session *s, int argc, char **argv)
 	hdiff_release(&d);
 	ret = 0;
 	if (count[HV_BREAK]) {
-		fflush(stdout);
+		fflush(s->out.fp);
 		ret = err("diff: %zu ABI break%s", count[HV_BREAK], count[HV_BREAK] == 1 ? "" : "s");
 	}
 out:

@@ -110,7 +110,7 @@ int cmd_import(struct session *s, int argc, char **argv)
 			goto out;
 		}
 	} else {
-		fwrite(js.buf, 1, js.len, stdout);
+		fwrite(js.buf, 1, js.len, s->out.fp); /* the JSON itself, in --json runs too */
 	}
 	ret = 0;
 out:

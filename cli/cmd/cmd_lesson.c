@@ -6,7 +6,6 @@
 #include "model/dataload.h"
 #include "model/kver.h"
 #include "teach/lesson.h"
-#include "teach/transcript.h"
 #include "base/banned.h"
 
 struct lesson_state {
@@ -149,8 +148,8 @@ static void keep_message(const char *kind, const char *msg, void *arg)
 /* An 'expect' check, run quietly: its own message says what it saw and what it wanted. */
 static bool expect_holds(struct session *s, const char *check, struct sbuf *why)
 {
-	struct capture cap;
-	if (capture_begin(&cap) < 0)
+	struct session_capture cap;
+	if (session_capture_begin(s, &cap) < 0)
 		return false;
 	struct sbuf msg = SBUF_INIT;
 	bool json = s->json;
@@ -159,7 +158,7 @@ static bool expect_holds(struct session *s, const char *check, struct sbuf *why)
 	int r = s->runner->bare(s, check);
 	diag_set_sink(NULL, NULL);
 	s->json = json;
-	capture_end(&cap, NULL, NULL);
+	session_capture_end(s, &cap, NULL, NULL);
 	const char *m = msg.buf;
 	if (!strncmp(m, "expectation failed: ", 20))
 		m += 20;
@@ -300,7 +299,7 @@ static void wrap(struct sbuf *sb, const char *text, size_t width)
 	}
 }
 
-static void show_step(struct lesson_state *ls)
+static void show_step(struct out *o, struct lesson_state *ls)
 {
 	const struct lesson_step *st = &ls->l.steps[ls->step];
 	struct sbuf words = SBUF_INIT, done = SBUF_INIT;
@@ -310,7 +309,7 @@ static void show_step(struct lesson_state *ls)
 	wrap(&done, words.buf, 78);
 	sbuf_release(&words);
 	char *t = safe_dup(st->title, 0), *task = safe_dup(st->task, SAFE_NL | SAFE_TAB), *d = safe_dup(done.buf, SAFE_NL);
-	printf("\n-- step %zu of %zu: %s --\n%s\n%s\n", ls->step + 1, ls->l.nsteps, t, task, d);
+	out_text(o, "\n-- step %zu of %zu: %s --\n%s\n%s\n", ls->step + 1, ls->l.nsteps, t, task, d);
 	free(t);
 	free(task);
 	free(d);
@@ -338,14 +337,16 @@ static void lesson_after_command(struct session *s, void *state, const char *tex
 	ls->ran[ls->nran++] = xstrdup(text);
 	struct sbuf why = SBUF_INIT;
 	bool quiet = ls->quiet || s->json;
+	struct out o; /* after the command, in the session's stream: the lesson speaks as text */
+	out_init(&o, s->out_fp, false, false);
 	if (ls->l.steps[ls->step].judges_call && !called)
 		return; /* only a call can pass it; why stays what the step's last call was told */
 	if (!step_holds(s, ls, called, &why)) {
 		if (called && !quiet) { /* an action was judged: say why it did not pass */
 			char *w = safe_dup(why.buf, 0);
-			printf("\n(step %zu not passed: %s)\n", ls->step + 1, w);
+			out_text(&o, "\n(step %zu not passed: %s)\n", ls->step + 1, w);
 			free(w);
-			fflush(stdout);
+			fflush(s->out_fp);
 		}
 		free(ls->why);
 		ls->why = sbuf_detach(&why);
@@ -354,7 +355,7 @@ static void lesson_after_command(struct session *s, void *state, const char *tex
 	sbuf_release(&why);
 	if (!quiet) {
 		char *t = safe_dup(ls->l.steps[ls->step].title, 0);
-		printf("\n✓ step %zu passed: %s\n", ls->step + 1, t);
+		out_text(&o, "\n✓ step %zu passed: %s\n", ls->step + 1, t);
 		free(t);
 	}
 	step_reset(ls);
@@ -363,13 +364,13 @@ static void lesson_after_command(struct session *s, void *state, const char *tex
 	if (quiet)
 		return;
 	if (ls->step < ls->l.nsteps) {
-		show_step(ls);
+		show_step(&o, ls);
 	} else {
 		char *t = safe_dup(ls->l.title, 0);
-		printf("\nlesson %u complete: %s\n", ls->l.number, t);
+		out_text(&o, "\nlesson %u complete: %s\n", ls->l.number, t);
 		free(t);
 	}
-	fflush(stdout);
+	fflush(s->out_fp);
 }
 
 /* ---- finding and listing lessons ---- */
@@ -466,12 +467,12 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 	session_observe(&sub, &lesson_observer, ls);
 	sub.checking = true;
 	ls->quiet = true;
-	struct capture cap;
+	struct session_capture cap;
 	struct sbuf errs = SBUF_INIT;
-	bool captured = capture_begin(&cap) == 0;
+	bool captured = session_capture_begin(&sub, &cap) == 0;
 	sub.runner->stream(&sub, fp, file);
 	if (captured)
-		capture_end(&cap, NULL, &errs);
+		session_capture_end(&sub, &cap, NULL, &errs);
 	fclose(fp);
 	if (sig_interrupted()) { /* no verdict on half a solution */
 		sbuf_release(&errs);
@@ -498,7 +499,7 @@ static int check_solution(struct session *s, struct lesson_state *ls, const char
 	if (ok) {
 		out_text(o, "lesson %u (%s): all %zu steps passed\n", ls->l.number, ls->l.title, ls->l.nsteps);
 	} else {
-		fputs(errs.buf, stderr);
+		fputs(errs.buf, s->err_fp);
 		r = err("lesson %u: step %zu ('%s') not passed by '%s': %s", ls->l.number, ls->step + 1,
 			ls->l.steps[ls->step].title, file, why.buf);
 	}
@@ -574,8 +575,7 @@ static int start_lesson(struct session *s, struct lesson_state *ls, size_t step)
 	out_text(&s->out, "lesson %u: %s\n\n%s\n", ls->l.number, ls->l.title, ls->l.intro);
 	if (step)
 		out_text(&s->out, "\n(starting at step %zu of %zu)\n", step + 1, ls->l.nsteps);
-	fflush(stdout);
-	show_step(ls);
+	show_step(&s->out, ls);
 	return 0;
 }
 
@@ -615,9 +615,8 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 		if (cur && cur->step < cur->l.nsteps) {
 			lesson_json(o, cur);
 			out_text(o, "lesson %u: %s", cur->l.number, cur->l.title);
-			if (!s->json)
-				show_step(cur);
-			if (cur->why && !s->json)
+			show_step(o, cur);
+			if (cur->why)
 				out_text(o, "(not passed yet: %s)\n", cur->why);
 			return 0;
 		}

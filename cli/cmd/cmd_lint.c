@@ -109,7 +109,7 @@ int cmd_lint(struct session *s, int argc, char **argv)
 	if (ret < 0)
 		return -1;
 	if (count[HD_ERROR]) {
-		fflush(stdout);
+		fflush(s->out.fp);
 		return err("lint: %zu error%s", count[HD_ERROR], count[HD_ERROR] == 1 ? "" : "s");
 	}
 	return 0;

@@ -334,24 +334,14 @@ int command_usage(const struct command *c)
 	return usage_err("%s %s", c->name, c->synopsis);
 }
 
-int command_run(struct session *s, int argc, char **argv)
+/* Takes the command's --json (unless quoted) out of argv; returns argc after. */
+static int strip_json(const struct session *s, const struct command *c, int argc, char **argv, bool *json)
 {
-	const struct command *c = command_find(argv[0]);
-	if (!c) {
-		struct suggest sg = SUGGEST_INIT(argv[0], 2);
-		for (const struct command *k = commands; k->name; k++)
-			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg);
-		if (best)
-			return usage_err("unknown command '%s' (did you mean '%s'?); try 'help'", argv[0], best);
-		return usage_err("unknown command '%s'; try 'help'", argv[0]);
-	}
-	bool json = s->json;
 	int n = 1;
 	bool *q = (bool *)s->quoted;
 	for (int i = 1; i < argc; i++) {
 		if ((c->flags & CMD_JSON) && !strcmp(argv[i], "--json") && !(q && q[i])) {
-			json = true;
+			*json = true;
 			free(argv[i]);
 			continue;
 		}
@@ -361,34 +351,46 @@ int command_run(struct session *s, int argc, char **argv)
 	}
 	for (int i = n; i < argc; i++)
 		argv[i] = NULL; /* moved or freed; the caller frees argc entries */
-	/* in --json runs, commands with nothing to report as JSON stay quiet: every
-	 * document on stdout is one command's JSON */
-	bool quiet = json && !(c->flags & CMD_JSON);
+	return n;
+}
+
+static int unknown_command(const char *name)
+{
+	struct suggest sg = SUGGEST_INIT(name, 2);
+	for (const struct command *k = commands; k->name; k++)
+		suggest_add(&sg, k->name);
+	const char *best = suggest_best(&sg);
+	if (best)
+		return usage_err("unknown command '%s' (did you mean '%s'?); try 'help'", name, best);
+	return usage_err("unknown command '%s'; try 'help'", name);
+}
+
+/* The preconditions of c's row, checked once here rather than in each handler. */
+static int preconditions(struct session *s, const struct command *c)
+{
 	if ((c->flags & CMD_EFFECTS) && s->no_effects)
 		return err("'%s' is disabled in this session", c->name);
 	if ((c->flags & CMD_CATALOG) && !session_catalog(s))
 		return -1;
 	if ((c->flags & CMD_BUFFER) && !s->cur)
 		return err("no current buffer; make one with 'new STRUCT'");
-	bool color = s->color == COLOR_ALWAYS || (s->color == COLOR_AUTO && isatty(STDOUT_FILENO));
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
-		color = false;
-	out_init(&s->out, stdout, json, color);
-	if (quiet)
-		s->out.json = true; /* out_text writes nothing; no JSON calls are made */
-	/* the width is the terminal's, measured before a pager takes standard output */
-	s->columns = s->width >= 0 ? (unsigned)s->width : term_columns();
-	struct pager pg = { 0, -1 };
-	if ((c->flags & CMD_PAGE) && s->pager)
-		pager_start(&pg);
+	return 0;
+}
+
+/* The handler of c, as the running command; a design command's words, as given, go to the
+ * session's design log when it succeeds (the handler may keep or change argv). */
+static int run_row(struct session *s, const struct command *c, int n, char **argv)
+{
 	char **design = NULL;
-	if (c->flags & CMD_DESIGN) { /* the words as given: the handler may keep or change them */
+	if (c->flags & CMD_DESIGN) {
 		design = xcalloc((size_t)n + 1, sizeof(*design));
 		for (int i = 0; i < n; i++)
 			design[i] = xstrdup(argv[i]);
 	}
+	const struct command *was = s->running;
+	s->running = c;
 	int r = c->fn(s, n, argv);
+	s->running = was;
 	if (design) {
 		if (!r)
 			design_log_add(s, n, design);
@@ -396,8 +398,37 @@ int command_run(struct session *s, int argc, char **argv)
 			free(design[i]);
 		free(design);
 	}
+	return r;
+}
+
+int command_run(struct session *s, int argc, char **argv)
+{
+	const struct command *c = command_find(argv[0]);
+	bool json = s->json;
+	int n = c ? strip_json(s, c, argc, argv, &json) : argc;
+	bool color = s->color == COLOR_ALWAYS || (s->color == COLOR_AUTO && isatty(fileno(s->out_fp)));
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		color = false;
+	/* in --json runs, commands with nothing to report as JSON stay quiet: every
+	 * document on stdout is one command's JSON, or its error */
+	out_init(&s->out, s->out_fp, json || s->json, color);
+	/* the width is the terminal's, measured before a pager takes standard output */
+	s->columns = s->width >= 0 ? (unsigned)s->width : term_columns();
+	struct pager pg = { 0, -1 };
+	FILE *diag_was = diag_set_stream(s->err_fp);
+	struct session_errors errs = session_errors_begin(s, json || s->json);
+	int r = !c ? unknown_command(argv[0]) : preconditions(s, c);
+	if (!r) {
+		if ((c->flags & CMD_PAGE) && s->pager && s->out_fp == stdout) /* not while caught */
+			pager_start(&pg);
+		r = run_row(s, c, n, argv);
+	}
+	bool wrote = s->out.json && !s->out.first[0];
 	out_done(&s->out);
-	fflush(stdout);
+	session_errors_end(s, errs, r, wrote);
+	diag_set_stream(diag_was);
+	fflush(s->out_fp);
 	pager_stop(&pg);
 	return r;
 }

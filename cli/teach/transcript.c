@@ -1,58 +1,7 @@
 #include "teach/transcript.h"
 #include <string.h>
-#include <unistd.h>
 #include "base/diag.h"
 #include "base/banned.h"
-
-int capture_begin(struct capture *c)
-{
-	fflush(stdout);
-	fflush(stderr);
-	c->out = tmpfile();
-	c->err = tmpfile();
-	c->saved_out = dup(STDOUT_FILENO);
-	c->saved_err = dup(STDERR_FILENO);
-	if (!c->out || !c->err || c->saved_out < 0 || c->saved_err < 0 ||
-	    dup2(fileno(c->out), STDOUT_FILENO) < 0 || dup2(fileno(c->err), STDERR_FILENO) < 0) {
-		if (c->saved_out >= 0) {
-			dup2(c->saved_out, STDOUT_FILENO);
-			close(c->saved_out);
-		}
-		if (c->saved_err >= 0) {
-			dup2(c->saved_err, STDERR_FILENO);
-			close(c->saved_err);
-		}
-		if (c->out)
-			fclose(c->out);
-		if (c->err)
-			fclose(c->err);
-		return err("cannot capture the output: %m");
-	}
-	return 0;
-}
-
-static void slurp(FILE *fp, struct sbuf *sb)
-{
-	char buf[4096];
-	size_t n;
-	rewind(fp);
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		if (sb)
-			sbuf_add(sb, buf, n);
-	fclose(fp);
-}
-
-void capture_end(struct capture *c, struct sbuf *out, struct sbuf *err)
-{
-	fflush(stdout);
-	fflush(stderr);
-	dup2(c->saved_out, STDOUT_FILENO);
-	dup2(c->saved_err, STDERR_FILENO);
-	close(c->saved_out);
-	close(c->saved_err);
-	slurp(c->out, out);
-	slurp(c->err, err);
-}
 
 static void fenced(struct sbuf *md, const char *info, const char *text);
 
