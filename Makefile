@@ -3,6 +3,7 @@
 #   make test       set up, build, run the suite (ends with "N passed, N failed")
 #   make deps       install missing Debian packages (apt-get, as root)
 #   make install / uninstall (PREFIX, DESTDIR)    make clean    make bench
+#   make static     build/xsc-static: one self-contained binary (catalogue and templates inside)
 #   make kernels    fetch Debian's 5.10, 6.1, 6.12, 6.18 and 7.3 cloud kernels for 'target vm'
 #   make measure    every interface's matrix rows in those kernels: data/measured/, the reference
 #   make check      the suite under ASan + UBSan, valgrind    make fuzz FUZZ_SECONDS=N [FUZZ_JOBS=N]
@@ -27,16 +28,18 @@ INCDIR   = $(PREFIX)/include
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKGS    := readline jansson
-# Debian packages the build and the tests need (pkg-config names above come from these).
-DEB_PKGS := gcc make pkg-config libreadline-dev libjansson-dev tmux libbpf-dev strace valgrind util-linux
-# uapi headers (cli/headers/): libcurl and libclang are dlopen'ed; only their headers are built against
-DEB_PKGS += libcurl4-openssl-dev libclang-dev python3
-# docs: cmark-gfm is loaded with dlopen on first use (cli/docs/md.c), never linked; chromium and
-# man-db run the site and man-page tests
-DEB_PKGS += libcmark-gfm-dev libcmark-gfm-extensions-dev chromium man-db
-# real kernels ('target vm'): qemu boots them, cpio packs the guest's initramfs, apt and
-# dpkg-deb fetch Debian's images ('make kernels')
-DEB_PKGS += qemu-system-x86 cpio
+# Debian packages the build needs (pkg-config names above come from these; libc6-dev's libc.a
+# links the VM guest's /init statically). uapi headers (cli/headers/): libcurl and libclang
+# are dlopen'ed, and so is cmark-gfm (cli/docs/md.c): only their headers are built against.
+BUILD_PKGS := gcc make pkg-config libc6-dev libreadline-dev libjansson-dev \
+	      libcurl4-openssl-dev libclang-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+# ... and what only the tests, the real kernels and the site need, never the build: tmux drives
+# the REPL, chromium and poppler-utils render the site and the handout, man-db the man page;
+# qemu boots the real kernels ('target vm') and cpio packs the guest's initramfs, apt and
+# dpkg-deb fetch Debian's images ('make kernels'); less is the default pager
+OPT_PKGS := tmux libbpf-dev strace valgrind util-linux python3 chromium poppler-utils man-db \
+	    qemu-system-x86 cpio less
+DEB_PKGS := $(BUILD_PKGS) $(OPT_PKGS)
 
 ifeq ($(SANITIZE),1)
 BUILD   ?= build/asan
@@ -57,7 +60,8 @@ SRCS     := $(sort $(filter-out cli/guest/%,$(wildcard cli/*.c cli/*/*.c)))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+# test_layout holds the catalogue against libbpf's BTF: built only where libbpf-dev is
+UNIT_SRCS := $(sort $(filter-out $(if $(shell pkg-config --exists libbpf 2>/dev/null && echo y),,tests/unit/test_layout.c),$(wildcard tests/unit/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Extra flags and libraries for one unit test: TEST_CFLAGS_<name>, TEST_LIBS_<name>.
 TEST_CFLAGS_test_layout = $(shell pkg-config --cflags libbpf 2>/dev/null)
@@ -70,7 +74,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: kernels measure all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: build-deps static kernels measure all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref census
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -85,10 +89,12 @@ FUZZ_PKGS    := clang libclang-rt-14-dev
 VERSION      := 0.1
 .DEFAULT_GOAL := all
 
-all: deps
+all: build-deps
 	@$(MAKE) --no-print-directory build
 
-build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(BUILD)/guest/initramfs.cpio
+# Without cpio there is no guest for 'target vm' (said by build-deps); xsc builds all the same.
+GUEST := $(if $(shell command -v cpio 2>/dev/null),$(BUILD)/guest/initramfs.cpio)
+build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(GUEST)
 
 # The agent of 'target vm' guests: xsc's own call runner, linked statically, as /init of a
 # small initramfs (cli/guest/init.c); xsc looks for it beside itself.
@@ -116,6 +122,31 @@ endif
 
 $(BUILD)/xsc: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# make static: one self-contained binary, build/xsc-static, for machines without a data
+# directory (a teacher copies one file to a room's machines): linked statically, carrying the
+# catalogue, the site's templates, the guide and lesson pages and the VM guest's initramfs in
+# a ustar archive (cli/base/embed.c unpacks it into a scratch directory on first use).
+# libcurl, libclang and cmark-gfm stay dlopen'ed: where a machine has them, import, lint,
+# diff, doc and site work; elsewhere those commands say what is missing.
+EMBED_FILES := $(sort $(wildcard data/*.json data/*/*.json docs/guide/*.md docs/lessons/*.md \
+			docs/lessons/solutions/*.xsc)) site/template.html site/xsc.css site/xsc.js
+static: $(BUILD)/xsc-static
+
+$(BUILD)/static/embed.tar: $(EMBED_FILES) $(GUEST)
+	@rm -rf $(BUILD)/static/tree && mkdir -p $(BUILD)/static/tree/guest
+	$(if $(GUEST),cp $(GUEST) $(BUILD)/static/tree/guest/)
+	tar -c --format=ustar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -f $@.tmp \
+		$(EMBED_FILES) -C $(BUILD)/static/tree $(if $(GUEST),guest/initramfs.cpio)
+	@mv $@.tmp $@
+
+$(BUILD)/static/blob.o: $(BUILD)/static/embed.tar
+	printf '__asm__(".section .rodata\\n.balign 16\\n.globl xsc_embedded_tar\\nxsc_embedded_tar:\\n.incbin \\"%s\\"\\n.globl xsc_embedded_tar_end\\nxsc_embedded_tar_end:\\n.previous\\n");\n' \
+		'$(abspath $<)' >$(BUILD)/static/blob.c
+	$(CC) -c -o $@ $(BUILD)/static/blob.c
+
+$(BUILD)/xsc-static: $(OBJS) $(BUILD)/static/blob.o
+	$(CC) $(LDFLAGS) -static -o $@ $^ $(shell pkg-config --static --libs $(PKGS) 2>/dev/null)
 
 $(BUILD)/libxsc-core.a: $(LIB_OBJS)
 	@rm -f $@
@@ -178,10 +209,42 @@ deps:
 		fi; \
 	fi
 
+# What plain 'make' needs: the build's packages (installed when root, else named with the
+# apt-get line that installs them); the optional ones are only named. Without dpkg, the
+# libraries are looked for with pkg-config and the headers with the compiler, and what is
+# missing is said in words (package names differ between distributions).
+build-deps:
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+		missing=""; optional=""; \
+		for p in $(BUILD_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+		for p in $(OPT_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || optional="$$optional $$p"; done; \
+		if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then \
+			$(MAKE) --no-print-directory deps; \
+		elif [ -n "$$missing" ]; then \
+			echo "make: xsc cannot build without these packages; as root:"; \
+			echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+		elif [ -n "$$optional" ]; then \
+			echo "make: building; optional, for the tests, 'target vm', the site and the handout:$$optional"; \
+			echo "  (make deps, as root, installs them)"; \
+		fi; \
+	else \
+		miss=""; \
+		command -v $(CC) >/dev/null 2>&1 || miss="$$miss\n  a C11 compiler ($(CC))"; \
+		command -v pkg-config >/dev/null 2>&1 || miss="$$miss\n  pkg-config"; \
+		for l in $(PKGS); do pkg-config --exists $$l 2>/dev/null || miss="$$miss\n  the $$l library and its development files"; done; \
+		for h in curl/curl.h cmark-gfm.h; do \
+			printf '#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1 || miss="$$miss\n  the header <$$h> (the development files of libcurl or cmark-gfm)"; done; \
+		[ -f "$(CLANG_INCDIR)/clang-c/Index.h" ] || miss="$$miss\n  the header <clang-c/Index.h> (libclang's development files; llvm-config says where)"; \
+		if [ -n "$$miss" ]; then \
+			printf "make: this system has no dpkg, and xsc needs:$$miss\nInstall them with the system's package manager (names differ between distributions), then run make again.\n"; exit 1; \
+		fi; \
+	fi
+
 run: all
 	$(BUILD)/xsc --data data
 
 test: all fuzz-build
+	@$(MAKE) --no-print-directory static
 	@$(BUILD)/xsc --data data kernels fetch >/dev/null || echo "make test: the kernel images could not be fetched; the VM tests will say so"
 	@BUILD=$(BUILD) sh tests/run.sh
 

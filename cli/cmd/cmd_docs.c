@@ -89,6 +89,35 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* DIR/..SUFFIX for the catalogue in dir when DIR/../probe exists (a source tree, or the
+ * installed share/xsc), else the same beside the default catalogue (the build's or the
+ * installed one): a catalogue of one's own (--data MYDIR) still has the templates. */
+static char *resource_dir(const char *dir, const char *probe, const char *suffix)
+{
+	struct sbuf p = SBUF_INIT;
+	const char *def = NULL;
+	for (int i = 0; i < 2; i++) {
+		const char *base = i ? def : dir;
+		if (!base)
+			break;
+		sbuf_reset(&p);
+		sbuf_addf(&p, "%s/../%s", base, probe);
+		if (access(p.buf, R_OK) == 0) {
+			sbuf_reset(&p);
+			sbuf_addf(&p, "%s/..%s", base, suffix);
+			return sbuf_detach(&p);
+		}
+		if (!i) {
+			bool q = diag_set_quiet(true); /* no default catalogue is no error here */
+			def = catalog_default_dir();
+			diag_set_quiet(q);
+		}
+	}
+	sbuf_reset(&p);
+	sbuf_addf(&p, "%s/..%s", dir, suffix); /* as before: what is missing is said when read */
+	return sbuf_detach(&p);
+}
+
 /* Every *.md of root/docs/sub, in byte order. */
 static void read_pages(struct docbundle *b, const char *sub, size_t *alloc)
 {
@@ -217,9 +246,10 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	const struct catalog *cat = session_catalog(s);
 	if (!cat)
 		return -1;
-	struct sbuf root = SBUF_INIT;
-	sbuf_addf(&root, "%s/..", cat->dir); /* where it loaded from: --data, XSC_DATA or the default */
+	struct sbuf root = SBUF_INIT; /* the pages document the catalogue beside them: never another's */
+	sbuf_addf(&root, "%s/..", cat->dir);
 	b->root = sbuf_detach(&root);
+	b->site_dir = resource_dir(cat->dir, "site/template.html", "/site");
 	struct sbuf cpath = SBUF_INIT, why = SBUF_INIT;
 	sbuf_addf(&cpath, "%s/census/census.json", cat->dir);
 	int r = census_load(&b->census, cpath.buf, &why);
@@ -229,6 +259,7 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	sbuf_release(&why);
 	if (r < 0) {
 		free(b->root);
+		free(b->site_dir);
 		return -1;
 	}
 
@@ -283,6 +314,7 @@ void docbundle_release(struct docbundle *b)
 	free(b->guide);
 	free(b->cmds);
 	free(b->root);
+	free(b->site_dir);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -32,10 +32,13 @@ static bool out_is_link(const char *out)
 int cmd_site(struct session *s, int argc, char **argv)
 {
 	const char *out = "build/site", *measured = NULL;
+	const char *templates = NULL;
 	bool probe = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(argv[i], "--templates") && i + 1 < argc)
+			templates = argv[++i];
 		else if (!strcmp(argv[i], "--probe"))
 			probe = true;
 		else if (!strcmp(argv[i], "--measured") && i + 1 < argc)
@@ -81,7 +84,7 @@ int cmd_site(struct session *s, int argc, char **argv)
 		pages[n++] = (struct site_page){ paths[i].buf, pg->title, pg->section, pg->text.buf, pg->text.len, pg->markdown };
 	}
 	struct sbuf assets = SBUF_INIT;
-	sbuf_addf(&assets, "%s/site", b.root);
+	sbuf_adds(&assets, templates ? templates : b.site_dir);
 	struct site_stats st;
 	int r = site_build(out, assets.buf, pages, n, &st);
 	if (!r)

@@ -180,7 +180,7 @@ const struct command commands[] = {
 	  "cmark's man renderer), --completion the bash completion script; an existing FILE is\n"
 	  "refused unless --force, which replaces it whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_FILE } },
-	{ "site", cmd_site, "[-o DIR] [--probe] [--measured DIR]", "build the static HTML site (build/site/ by default)",
+	{ "site", cmd_site, "[-o DIR] [--templates DIR] [--probe] [--measured DIR]", "build the static HTML site (build/site/ by default)",
 	  "Renders the guide, the reference, the command reference and the lessons with cmark-gfm\n"
 	  "(safe mode) into a static site: navigation, breadcrumbs, anchors per field and flag,\n"
 	  "version badges, a search index that works from file://, dark mode. The same input\n"
@@ -189,7 +189,10 @@ const struct command commands[] = {
 	  "built or a bare GitHub Pages checkout. --probe adds this kernel's probe results to\n"
 	  "every syscall page. Each matrix shows the real kernels measured in the catalogue's\n"
 	  "measured/ reports ('make measure'); --measured DIR adds the reports in DIR ('measure\n"
-	  "-o FILE' on other machines or kernels), so one table holds them all.",
+	  "-o FILE' on other machines or kernels), so one table holds them all. The templates\n"
+	  "(template.html, xsc.css, xsc.js) come from --templates DIR, else site/ beside the\n"
+	  "catalogue's directory, else beside the default catalogue (the build's or the installed\n"
+	  "one), so 'xsc --data MYDIR site' works for a catalogue of one's own.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
 	{ "import", cmd_import, "SRC [-o FILE [--force]] [--since V] [--include DIR] [FETCH-OPTIONS]", "a uapi header (path or URL) as catalogue JSON",
 	  "Parses the header SRC (a path, linux/NAME.h under /usr/include, or an http, https or\n"

@@ -15,6 +15,7 @@ struct doc_file {
 
 struct docbundle {
 	char *root;                 /* the source tree: the catalogue directory's parent */
+	char *site_dir;             /* the site's templates: root/site, else the default's */
 	struct doc_command *cmds;
 	struct doc_option *opts;
 	struct doc_file *files;     /* guide pages first, then lessons */

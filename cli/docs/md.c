@@ -66,6 +66,7 @@ const struct mdlib *mdlib_get(void)
 	SYM(core, node_first_child, "cmark_node_first_child");
 	SYM(core, node_next, "cmark_node_next");
 	SYM(core, node_parent, "cmark_node_parent");
+	SYM(core, get_default_mem_allocator, "cmark_get_default_mem_allocator");
 	SYM(ext, ensure_registered, "cmark_gfm_core_extensions_ensure_registered");
 	SYM(ext, table_alignments, "cmark_gfm_extensions_get_table_alignments");
 	if (missing) {

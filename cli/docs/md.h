@@ -37,6 +37,9 @@ struct mdlib {
 	cmark_node *(*node_parent)(cmark_node *n);
 	void (*ensure_registered)(void);
 	uint8_t *(*table_alignments)(cmark_node *n);
+	/* the library's own allocator: what it renders is freed by its free, not xsc's (in a
+	 * static xsc, its libc is another) */
+	cmark_mem *(*get_default_mem_allocator)(void);
 };
 
 /* The library, loaded once; NULL (reported with err()) when it cannot be found. */

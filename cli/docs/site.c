@@ -350,7 +350,7 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 			p += len;
 		}
 	}
-	free(out);
+	md->get_default_mem_allocator()->free(out);
 	for (size_t i = 0; i < nslugs; i++)
 		sbuf_release(&slugs[i]);
 	free(slugs);
@@ -551,7 +551,7 @@ int site_render_man(const char *text, size_t len, const char *name, const char *
 	char *man = md->render_man(doc, CMARK_OPT_DEFAULT, 0);
 	sbuf_addf(out, ".TH \"%s\" \"1\" \"%s\" \"xsc\" \"User Commands\"\n", name, date);
 	sbuf_adds(out, man);
-	free(man);
+	md->get_default_mem_allocator()->free(man);
 	md->node_free(doc);
 	md->parser_free(parser);
 	return 0;

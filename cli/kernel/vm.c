@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/embed.h"
 #include "base/proc.h"
 #include "base/sig.h"
 #include "base/util.h"
@@ -136,6 +137,12 @@ static char *find_initramfs(void)
 			return sbuf_detach(&p);
 		sbuf_release(&p);
 	}
+	struct sbuf p = SBUF_INIT; /* a self-contained build (make static) carries its own */
+	if (embed_root())
+		sbuf_addf(&p, "%s/guest/initramfs.cpio", embed_root());
+	if (p.len && access(p.buf, R_OK) == 0)
+		return sbuf_detach(&p);
+	sbuf_release(&p);
 	return NULL;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/embed.h"
 #include "base/sbuf.h"
 #include "model/expr.h"
 #include "model/kver.h"
@@ -2063,7 +2064,13 @@ const char *catalog_default_dir(void)
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	bool ok = false;
-	if (n > 0 && exe[0] == '/') {
+	/* a self-contained build's own catalogue first: it matches its code, an installed one
+	 * may not */
+	if (embed_root() && strlen(embed_root()) + 5 < PATH_MAX) {
+		snprintf(found, PATH_MAX, "%s/data", embed_root());
+		ok = true;
+	}
+	if (!ok && n > 0 && exe[0] == '/') {
 		exe[n] = '\0';
 		sbuf_addf(&d, "%.*s/../share/xsc/data", (int)(strrchr(exe, '/') - exe), exe);
 		ok = try_dir(found, d.buf, &tried) || build_tree_dir(found, exe, &tried);

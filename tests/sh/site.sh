@@ -24,6 +24,19 @@ grep -q 'id="field-resolve"' "$w/b/reference/structs/open_how.html"
 grep -q '<code class="since">since 5.6</code>' "$w/b/reference/syscalls/openat2.html"
 grep -q 'CMARK_OPT_UNSAFE' "$top/cli/docs/md.c" && ! grep -q 'CMARK_OPT_UNSAFE' "$top"/cli/docs/site.c "$top"/cli/docs/termdoc.c
 
+# a catalogue of one's own (a teacher's interfaces) has no site/ beside it: the templates come
+# from the build's (or the installed) location, or --templates DIR
+mkdir -p "$w/own/cat" "$w/own/tpl"
+cp "$top/data/openat2.json" "$top/data/constants.json" "$w/own/cat/"
+"$XSC" --data "$w/own/cat" site -o "$w/own/out" >/dev/null || { echo "--data MYDIR site failed"; exit 1; }
+[ -f "$w/own/out/reference/syscalls/openat2.html" ] && cmp -s "$w/own/out/assets/xsc.css" "$top/site/xsc.css" ||
+	{ echo "--data MYDIR site: no page or not the build's templates"; exit 1; }
+cp "$top/site/template.html" "$top/site/xsc.js" "$w/own/tpl/" && { cat "$top/site/xsc.css"; echo '/* the teacher s */'; } >"$w/own/tpl/xsc.css"
+"$XSC" --data "$w/own/cat" site -o "$w/own/out2" --templates "$w/own/tpl" >/dev/null && grep -q 'the teacher s' "$w/own/out2/assets/xsc.css" ||
+	{ echo "site --templates DIR not used"; exit 1; }
+if "$XSC" --data "$w/own/cat" site -o "$w/own/out3" --templates "$w/own/none" 2>"$w/own/err"; then echo "a missing --templates DIR passed"; exit 1; fi
+grep -q "cannot read '$w/own/none/template.html'" "$w/own/err" || { echo "the missing template not named"; cat "$w/own/err"; exit 1; }
+
 # hostile catalogue: a source tree of its own, with the real templates
 mkdir -p "$w/h/data"
 cp "$top/tests/fixtures/docs-hostile/hostile.json" "$w/h/data/"
