@@ -5,6 +5,14 @@
 #include "model/xlat.h"
 #include "base/banned.h"
 
+/* A fact's provenance in JSON: its own source (null: its header's, held to the uapi headers by
+ * the layout test) and whether no source confirms its "since". */
+static void show_provenance(struct out *o, const struct provenance *pv)
+{
+	out_str(o, "source", pv->source);
+	out_bool(o, "unverified", pv->unverified);
+}
+
 static void show_flagset_entries(struct out *o, const struct flagset *fs)
 {
 	char kv[16];
@@ -16,13 +24,15 @@ static void show_flagset_entries(struct out *o, const struct flagset *fs)
 			sbuf_addf(&v, "%lld", (long long)(int64_t)f->value);
 		else
 			sbuf_addf(&v, "%#llx", (unsigned long long)f->value);
-		out_text(o, "    %-36s %-20s %-8s %s\n", f->name, v.buf, kver_str(f->since, kv), f->doc ? f->doc : "");
+		out_text(o, "    %-36s %-20s %-8s %s%s\n", f->name, v.buf, kver_str(f->since, kv), f->doc ? f->doc : "",
+			 f->prov.unverified ? " (unverified)" : "");
 		out_obj(o, NULL);
 		out_str(o, "name", f->name);
 		out_str(o, "value", v.buf);
 		out_str(o, "since", kv);
 		out_bool(o, "mask", f->mask);
 		out_str(o, "doc", f->doc);
+		show_provenance(o, &f->prov);
 		out_end(o);
 		sbuf_release(&v);
 	}
@@ -68,8 +78,9 @@ static void show_layout(struct out *o, const struct cstruct *st, const struct sy
 			sbuf_addf(&name, "/%s", f->aliases[k]);
 		if (f->direction != FD_DEFAULT && (way == FD_INOUT || f->direction == FD_IGNORED))
 			sbuf_addf(&name, " (%s)", fdir_name(f->direction)); /* its own way in a struct that goes both */
-		out_text(o, "  %4u %5u  %-12s %-24s %-7s %s\n", f->offset, f->size, f->type_text, name.buf,
-			 kver_str(f->since, kv), f->reserved ? "(reserved, must be zero)" : f->zero ? f->zero : "");
+		out_text(o, "  %4u %5u  %-12s %-24s %-7s %s%s\n", f->offset, f->size, f->type_text, name.buf,
+			 kver_str(f->since, kv), f->reserved ? "(reserved, must be zero)" : f->zero ? f->zero : "",
+			 f->prov.unverified ? " (unverified)" : "");
 		sbuf_release(&name);
 		out_obj(o, NULL);
 		out_str(o, "name", f->name);
@@ -82,6 +93,7 @@ static void show_layout(struct out *o, const struct cstruct *st, const struct sy
 		out_str(o, "flagset", f->flagset ? f->flagset->name : NULL);
 		out_bool(o, "reserved", f->reserved);
 		out_str(o, "direction", fdir_name(field_direction(sc, st, f)));
+		show_provenance(o, &f->prov);
 		out_arr(o, "aliases");
 		for (size_t k = 0; k < f->naliases; k++)
 			out_str(o, NULL, f->aliases[k]);
@@ -100,11 +112,17 @@ static void show_layout(struct out *o, const struct cstruct *st, const struct sy
 			out_text(o, "ends after '%s'", last->name);
 		if (end < v->size)
 			out_text(o, "%s%u bytes of padding", last ? ", then " : "", v->size - end);
+		if (v->internal)
+			out_text(o, "; a kernel-internal name (%s), not in the uapi headers", v->internal);
+		if (v->prov.unverified)
+			out_text(o, " (unverified)");
 		out_text(o, "\n");
 		out_obj(o, NULL);
 		out_str(o, "name", v->name);
 		out_u64(o, "size", v->size);
 		out_str(o, "since", kv);
+		out_str(o, "internal", v->internal);
+		show_provenance(o, &v->prov);
 		out_end(o);
 	}
 	out_end(o);

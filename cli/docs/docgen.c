@@ -198,6 +198,24 @@ static void since_badge(struct sbuf *sb, uint32_t v)
 	sbuf_addf(sb, "`since %s`", kv(v, b));
 }
 
+/* A fact no source confirms carries an "unverified" badge beside its "since" (the site styles
+ * the code span `unverified`); the census page counts them. */
+static void unverified_badge(struct sbuf *sb, const struct provenance *pv)
+{
+	if (pv->unverified)
+		sbuf_adds(sb, " `unverified`");
+}
+
+/* A fact's own source, after its meaning. */
+static void source_note(struct sbuf *sb, const struct provenance *pv, bool after_text)
+{
+	if (!pv->source)
+		return;
+	sbuf_adds(sb, after_text ? " (source: " : "source: ");
+	md_text(sb, pv->source);
+	sbuf_adds(sb, after_text ? ")" : "");
+}
+
 static void link_struct(struct sbuf *sb, const char *from_dir, const struct cstruct *st, const char *anchor)
 {
 	sbuf_adds(sb, "[");
@@ -252,6 +270,7 @@ static void layout_table(struct sbuf *sb, const struct cstruct *st)
 		}
 		sbuf_adds(sb, " | ");
 		since_badge(sb, f->since);
+		unverified_badge(sb, &f->prov);
 		sbuf_adds(sb, " | ");
 		if (f->reserved)
 			sbuf_adds(sb, "reserved, must be zero");
@@ -266,6 +285,7 @@ static void layout_table(struct sbuf *sb, const struct cstruct *st)
 			md_anchor_id(sb, "flagset-", f->flagset->name);
 			sbuf_adds(sb, f->doc ? "))" : ")");
 		}
+		source_note(sb, &f->prov, f->doc || f->flagset);
 		sbuf_adds(sb, " |\n");
 	}
 }
@@ -287,8 +307,14 @@ static void versions_table(struct sbuf *sb, const struct cstruct *st)
 			md_code(sb, v->name, true);
 		else
 			sbuf_addf(sb, "VER%zu (no macro)", i);
+		if (v->internal) {
+			sbuf_adds(sb, " (kernel-internal: ");
+			md_code(sb, v->internal, true);
+			sbuf_adds(sb, ", not in the uapi headers)");
+		}
 		sbuf_addf(sb, " | %u | ", v->size);
 		since_badge(sb, v->since);
+		unverified_badge(sb, &v->prov);
 		sbuf_adds(sb, " | ");
 		if (last)
 			md_code(sb, last->name, true);
@@ -314,6 +340,10 @@ static void versions_table(struct sbuf *sb, const struct cstruct *st)
 				sbuf_addf(sb, " (%s)", kver_str(f->since, kv));
 				later = true;
 			}
+		}
+		if (v->prov.source) {
+			sbuf_adds(sb, "; ");
+			source_note(sb, &v->prov, false);
 		}
 		sbuf_adds(sb, " |\n");
 	}
@@ -347,6 +377,7 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 		md_code(sb, v.buf, true);
 		sbuf_adds(sb, " | ");
 		since_badge(sb, f->since);
+		unverified_badge(sb, &f->prov);
 		sbuf_adds(sb, " | ");
 		md_text(sb, f->doc);
 		if (f->mask)
@@ -358,6 +389,7 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 				md_code(sb, f->companions[k], true);
 			}
 		}
+		source_note(sb, &f->prov, f->doc || f->mask || f->ncompanions);
 		sbuf_adds(sb, " |\n");
 		sbuf_release(&v);
 	}

@@ -337,6 +337,10 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 		} else if (!strncmp(p, "<code>since ", 12)) {
 			sbuf_adds(html, "<code class=\"since\">since ");
 			p += 12;
+		} else if (!strncmp(p, "<code>unverified</code>", 23)) {
+			/* a fact no source confirms (docgen's unverified_badge) */
+			sbuf_adds(html, "<code class=\"unverified\" title=\"no source confirms this yet\">unverified</code>");
+			p += 23;
 		} else if (!strncmp(p, "<table>", 7)) {
 			sbuf_adds(html, "<div class=\"table-wrap\"><table>");
 			p += 7;
