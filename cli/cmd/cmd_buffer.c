@@ -17,7 +17,7 @@ static bool valid_name(const char *n)
 int cmd_new(struct session *s, int argc, char **argv)
 {
 	if (argc != 2 && !(argc == 4 && !strcmp(argv[2], "as")))
-		return command_usage(command_find("new"));
+		return cmd_usage(s);
 	const struct catalog *c = s->cat;
 	const struct syscall *sc = session_find_syscall(s, argv[1]);
 	const struct cstruct *st = sc ? sc->st : session_find_struct(s, argv[1]);
@@ -49,7 +49,7 @@ int cmd_buffers(struct session *s, int argc, char **argv)
 {
 	(void)argv;
 	if (argc != 1)
-		return command_usage(command_find("buffers"));
+		return cmd_usage(s);
 	struct out *o = &s->out;
 	out_arr(o, NULL);
 	if (!s->nbufs)
@@ -72,7 +72,7 @@ int cmd_buffers(struct session *s, int argc, char **argv)
 int cmd_use(struct session *s, int argc, char **argv)
 {
 	if (argc != 2)
-		return command_usage(command_find("use"));
+		return cmd_usage(s);
 	struct structbuf *b = session_find_buffer(s, argv[1]);
 	if (!b) {
 		struct suggest sg = SUGGEST_INIT(argv[1], 3);

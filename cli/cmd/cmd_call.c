@@ -217,7 +217,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 			return usage_err("call: unknown option '%s'", argv[i]);
 	}
 	if (i >= argc)
-		return command_usage(command_find("call"));
+		return cmd_usage(s);
 	if (unsafe && !s->unsafe && s->checking) /* a student's solution, run by whoever checks it */
 		return err("call --unsafe: a solution being checked (lesson --check) may not lift the sandbox's checks");
 	const struct syscall *sc = session_find_syscall(s, argv[i]);

@@ -93,7 +93,7 @@ int cmd_demo(struct session *s, int argc, char **argv)
 		} else if (argv[i][0] != '-' && !name) {
 			name = argv[i];
 		} else {
-			return command_usage(command_find("demo"));
+			return cmd_usage(s);
 		}
 	}
 	struct out *o = &s->out;

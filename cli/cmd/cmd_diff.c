@@ -62,11 +62,11 @@ int cmd_diff(struct session *s, int argc, char **argv)
 		if (r)
 			continue;
 		if ((argv[i][0] == '-' && argv[i][1]) || n == 2)
-			return command_usage(command_find("diff"));
+			return cmd_usage(s);
 		src[n++] = argv[i];
 	}
 	if (n != 2)
-		return command_usage(command_find("diff"));
+		return cmd_usage(s);
 	if (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0) /* the cache is files written */
 		return -1;
 	struct header oh, nh;

@@ -33,7 +33,7 @@ static char *site_base(const char *root)
 int cmd_doc(struct session *s, int argc, char **argv)
 {
 	if (argc < 2 || argc > 3)
-		return command_usage(command_find("doc"));
+		return cmd_usage(s);
 	struct sbuf topic = SBUF_INIT;
 	sbuf_adds(&topic, argv[1]);
 	if (argc == 3)

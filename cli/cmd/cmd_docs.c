@@ -42,7 +42,10 @@ static int capture(struct session *s, const struct command *c, int argc, char **
 	const bool *quoted = s->quoted;
 	s->quoted = NULL;
 	out_init(&s->out, fp, false, false);
+	const struct command *running = s->running;
+	s->running = c;
 	int r = c->fn(s, argc, argv);
+	s->running = running;
 	out_done(&s->out);
 	fclose(fp);
 	s->out = saved;
@@ -368,7 +371,7 @@ int cmd_docs(struct session *s, int argc, char **argv)
 		else if (!strcmp(argv[i], "--completion") && i + 1 < argc)
 			comp = argv[++i];
 		else
-			return command_usage(command_find("docs"));
+			return cmd_usage(s);
 	}
 	struct docbundle b;
 	if (docbundle_init(&b, s, NULL, NULL))

@@ -97,7 +97,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 {
 	(void)argv;
 	if (argc != 1)
-		return command_usage(command_find("dump"));
+		return cmd_usage(s);
 	const struct structbuf *b = s->cur;
 	const struct cstruct *st = b->st;
 	struct out *o = &s->out;

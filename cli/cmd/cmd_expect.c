@@ -8,7 +8,7 @@
 static int expect_field(struct session *s, int argc, char **argv)
 {
 	if (argc < 4)
-		return command_usage(command_find("expect"));
+		return cmd_usage(s);
 	const struct field *f = find_field_or_err(s, argv[2]);
 	if (!f)
 		return -1;
@@ -70,14 +70,14 @@ static int expect_call(struct session *s, int argc, char **argv)
 	const char *en = o->ret == -1 ? errno_name(o->err) : NULL;
 	if (!strcmp(what, "ok")) {
 		if (argc != 2)
-			return command_usage(command_find("expect"));
+			return cmd_usage(s);
 		if (o->ret == -1)
 			return err("expectation failed: %s returned -1 %s, expected success", s->last_sc->name, en ? en : "");
 		return 0;
 	}
 	if (!strcmp(what, "errno")) {
 		if (argc != 3)
-			return command_usage(command_find("expect"));
+			return cmd_usage(s);
 		int want = errno_from_name(argv[2]);
 		if (want < 0)
 			return err("expect errno: unknown errno name '%s'", argv[2]);
@@ -90,7 +90,7 @@ static int expect_call(struct session *s, int argc, char **argv)
 	/* ret N */
 	uint64_t want;
 	if (argc != 3)
-		return command_usage(command_find("expect"));
+		return cmd_usage(s);
 	struct value v;
 	if (value_parse(s->cat, NULL, argv[2], &v) < 0)
 		return -1;
@@ -104,7 +104,7 @@ static int expect_call(struct session *s, int argc, char **argv)
 int cmd_expect(struct session *s, int argc, char **argv)
 {
 	if (argc < 2)
-		return command_usage(command_find("expect"));
+		return cmd_usage(s);
 	const char *what = argv[1];
 	if (!strcmp(what, "ok") || !strcmp(what, "errno") || !strcmp(what, "ret"))
 		return expect_call(s, argc, argv);
@@ -115,7 +115,7 @@ int cmd_expect(struct session *s, int argc, char **argv)
 	if (!strcmp(what, "size")) {
 		uint64_t want = 0;
 		if (argc != 3)
-			return command_usage(command_find("expect"));
+			return cmd_usage(s);
 		if (parse_uint(s, argv[2], &want) < 0)
 			return -1;
 		if (s->cur->size != want)
@@ -126,7 +126,7 @@ int cmd_expect(struct session *s, int argc, char **argv)
 	if (!strcmp(what, "bytes")) {
 		uint64_t off = 0, byte = 0;
 		if (argc < 4)
-			return command_usage(command_find("expect"));
+			return cmd_usage(s);
 		if (parse_uint(s, argv[2], &off) < 0)
 			return -1;
 		for (int i = 3; i < argc; i++) {

@@ -268,7 +268,7 @@ int cmd_explain(struct session *s, int argc, char **argv)
 	}
 	if (!words) {
 		sbuf_release(&line);
-		return command_usage(command_find("explain"));
+		return cmd_usage(s);
 	}
 	if (!here)
 		here = running_kernel();

@@ -9,7 +9,7 @@ int cmd_export(struct session *s, int argc, char **argv)
 {
 	bool force = argc == 4 && !strcmp(argv[3], "--force");
 	if (argc != 3 && !force)
-		return command_usage(command_find("export"));
+		return cmd_usage(s);
 	if (!s->design)
 		return err("nothing is designed in this session; start with 'struct new NAME'");
 	if (session_may_write(s, argv[2]) < 0)

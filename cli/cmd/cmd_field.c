@@ -9,7 +9,7 @@
 int cmd_field(struct session *s, int argc, char **argv)
 {
 	if (argc < 4 || strcmp(argv[1], "add") || argc % 2)
-		return command_usage(command_find("field"));
+		return cmd_usage(s);
 	uint32_t since = 0;
 	const char *zero = NULL, *flagset = NULL;
 	long at = -1;

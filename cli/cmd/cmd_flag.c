@@ -8,7 +8,7 @@
 int cmd_flag(struct session *s, int argc, char **argv)
 {
 	if ((argc != 4 && argc != 6) || strcmp(argv[1], "add") || (argc == 6 && strcmp(argv[4], "since")))
-		return command_usage(command_find("flag"));
+		return cmd_usage(s);
 	uint32_t since = 0;
 	if (argc == 6 && parse_since(argv[5], &since) < 0)
 		return -1;

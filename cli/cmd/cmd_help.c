@@ -20,7 +20,7 @@ int cmd_help(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2)
-		return command_usage(command_find("help"));
+		return cmd_usage(s);
 	const struct command *c = command_find(argv[1]);
 	if (!c) {
 		struct suggest sg = SUGGEST_INIT(argv[1], 2);
@@ -40,7 +40,7 @@ int cmd_quit(struct session *s, int argc, char **argv)
 {
 	(void)argv;
 	if (argc != 1)
-		return command_usage(command_find("quit"));
+		return cmd_usage(s);
 	s->quit = true;
 	return 0;
 }

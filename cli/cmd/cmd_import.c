@@ -46,14 +46,14 @@ int cmd_import(struct session *s, int argc, char **argv)
 		else if (!strcmp(argv[i], "--include") && i + 1 < argc)
 			incdir = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
-			return command_usage(command_find("import"));
+			return cmd_usage(s);
 		else if (!src)
 			src = argv[i];
 		else
-			return command_usage(command_find("import"));
+			return cmd_usage(s);
 	}
 	if (!src)
-		return command_usage(command_find("import"));
+		return cmd_usage(s);
 	if ((outfile && session_may_write(s, outfile) < 0) || (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0))
 		return -1; /* the cache is files written too, named by the URL, holding what the server sent */
 	uint32_t kv;

@@ -67,7 +67,7 @@ int cmd_kernels(struct session *s, int argc, char **argv)
 	if (!cat)
 		return -1;
 	if (argc > 1 && strcmp(argv[1], "fetch"))
-		return command_usage(command_find("kernels"));
+		return cmd_usage(s);
 	if (kimages_load(cat->dir, &ks) < 0) {
 		kimages_release(&ks);
 		return -1;

@@ -603,13 +603,13 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 		else if (!stepw)
 			stepw = argv[i];
 		else
-			return command_usage(command_find("lesson"));
+			return cmd_usage(s);
 	}
 	if (s->checking) /* the solution being checked owns the lesson: it may not replace or end it */
 		return check ? err("lesson --check cannot run inside a solution being checked ('%s')", check)
 			     : err("'lesson' cannot run inside a solution being checked: it would replace the lesson graded");
 	if ((check || solution) && (!num || stepw || (check && solution)))
-		return command_usage(command_find("lesson"));
+		return cmd_usage(s);
 	if (!num) {
 		struct lesson_state *cur = lesson_of(s);
 		if (cur && cur->step < cur->l.nsteps) {
@@ -623,7 +623,7 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 		return list_lessons(s, false);
 	}
 	if (stepw && (!strcmp(num, "stop") || !strcmp(num, "progress") || !strcmp(num, "resume")))
-		return command_usage(command_find("lesson"));
+		return cmd_usage(s);
 	if (!strcmp(num, "stop")) {
 		if (lesson_of(s))
 			session_observe(s, NULL, NULL);

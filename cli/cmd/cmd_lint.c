@@ -59,13 +59,13 @@ int cmd_lint(struct session *s, int argc, char **argv)
 			continue;
 		if (argv[i][0] == '-' && argv[i][1]) {
 			free(srcs);
-			return command_usage(command_find("lint"));
+			return cmd_usage(s);
 		}
 		srcs[nsrc++] = argv[i];
 	}
 	if (!nsrc) {
 		free(srcs);
-		return command_usage(command_find("lint"));
+		return cmd_usage(s);
 	}
 	if (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0) { /* the cache is files written */
 		free(srcs);

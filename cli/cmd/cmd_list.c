@@ -7,7 +7,7 @@ int cmd_list(struct session *s, int argc, char **argv)
 {
 	(void)argv;
 	if (argc != 1)
-		return command_usage(command_find("list"));
+		return cmd_usage(s);
 	const struct catalog *c = s->cat;
 	struct out *o = &s->out;
 	out_arr(o, NULL);

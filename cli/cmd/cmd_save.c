@@ -127,7 +127,7 @@ int cmd_save(struct session *s, int argc, char **argv)
 {
 	bool force = argc == 3 && !strcmp(argv[2], "--force");
 	if (argc < 2 || argc > 3 || (argc == 3 && !force) || argv[1][0] == '-')
-		return command_usage(command_find("save"));
+		return cmd_usage(s);
 	if (session_may_write(s, argv[1]) < 0)
 		return -1;
 	struct sbuf sb = SBUF_INIT;
@@ -174,7 +174,7 @@ static void transcript_commands(const char *md, size_t len, struct sbuf *out)
 int cmd_load(struct session *s, int argc, char **argv)
 {
 	if (argc != 2)
-		return command_usage(command_find("load"));
+		return cmd_usage(s);
 	if (s->checking)
 		return err("a solution checked by 'lesson --check' loads no files");
 	if (!s->runner)

@@ -55,7 +55,7 @@ static void warn_decimal_mode(struct out *o, const struct field *f, int argc, ch
 int cmd_set(struct session *s, int argc, char **argv)
 {
 	if (argc < 3)
-		return command_usage(command_find("set"));
+		return cmd_usage(s);
 	const struct field *f = find_field_or_err(s, argv[1]);
 	if (!f)
 		return -1;
@@ -84,7 +84,7 @@ int cmd_set(struct session *s, int argc, char **argv)
 int cmd_unset(struct session *s, int argc, char **argv)
 {
 	if (argc != 2)
-		return command_usage(command_find("unset"));
+		return cmd_usage(s);
 	const struct field *f = find_field_or_err(s, argv[1]);
 	if (!f)
 		return -1;

@@ -392,7 +392,7 @@ int cmd_show(struct session *s, int argc, char **argv)
 	/* "show struct rseq" picks the struct when a syscall has the same name */
 	const char *kind = argc == 3 ? argv[1] : NULL;
 	if ((argc != 2 && argc != 3) || (kind && strcmp(kind, "syscall") && strcmp(kind, "struct") && strcmp(kind, "flagset")))
-		return command_usage(command_find("show"));
+		return cmd_usage(s);
 	const char *name = argv[argc - 1];
 	const struct catalog *c = s->cat;
 	const struct syscall *sc = !kind || !strcmp(kind, "syscall") ? session_find_syscall(s, name) : NULL;

@@ -44,7 +44,7 @@ int cmd_site(struct session *s, int argc, char **argv)
 		else if (!strcmp(argv[i], "--measured") && i + 1 < argc)
 			measured = argv[++i];
 		else
-			return command_usage(command_find("site"));
+			return cmd_usage(s);
 	}
 	if (!*out)
 		return err("site: the output directory name is empty");

@@ -30,7 +30,7 @@ int cmd_size(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2)
-		return command_usage(command_find("size"));
+		return cmd_usage(s);
 	const char *a = argv[1];
 	const struct cstruct *st = b->st;
 	uint64_t size;
@@ -77,7 +77,7 @@ int cmd_size(struct session *s, int argc, char **argv)
 int cmd_poke(struct session *s, int argc, char **argv)
 {
 	if (argc < 3)
-		return command_usage(command_find("poke"));
+		return cmd_usage(s);
 	struct value v;
 	if (value_parse(s->cat, NULL, argv[1], &v) < 0)
 		return -1;

@@ -17,9 +17,9 @@ int cmd_struct(struct session *s, int argc, char **argv)
 {
 	uint32_t since = 0;
 	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "since")))
-		return command_usage(command_find("struct"));
+		return cmd_usage(s);
 	if (strcmp(argv[1], "new"))
-		return command_usage(command_find("struct"));
+		return cmd_usage(s);
 	if (argc == 5 && parse_since(argv[4], &since) < 0)
 		return -1;
 	if (design_struct_new(session_design(s), s->cat, argv[2], since) < 0)

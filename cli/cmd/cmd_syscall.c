@@ -7,7 +7,7 @@
 int cmd_syscall(struct session *s, int argc, char **argv)
 {
 	if (argc < 4 || strcmp(argv[1], "new"))
-		return command_usage(command_find("syscall"));
+		return cmd_usage(s);
 	const char *st = NULL, *flags = NULL;
 	uint32_t since = 0;
 	for (int i = 3; i < argc; i++) {

@@ -70,7 +70,7 @@ int cmd_target(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "sim") || argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
-		return command_usage(command_find("target"));
+		return cmd_usage(s);
 	uint32_t v;
 	if (session_kernel_arg(s, "target sim", argv[2], &v) < 0)
 		return -1;

@@ -7,7 +7,7 @@ int cmd_transcript(struct session *s, int argc, char **argv)
 {
 	bool force = argc == 3 && !strcmp(argv[2], "--force");
 	if (argc > 3 || (argc == 3 && !force) || (argc >= 2 && !strcmp(argv[1], "--force")))
-		return command_usage(command_find("transcript"));
+		return cmd_usage(s);
 	if (argc == 1) {
 		if (s->transcript_path)
 			out_text(&s->out, "recording to %s\n", s->transcript_path);

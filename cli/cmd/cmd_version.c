@@ -8,7 +8,7 @@
 int cmd_version(struct session *s, int argc, char **argv)
 {
 	if (argc != 4 || strcmp(argv[1], "add"))
-		return command_usage(command_find("version"));
+		return cmd_usage(s);
 	char *end;
 	unsigned long size = strtoul(argv[2], &end, 0);
 	if (*end || !size || size > 1u << 20)

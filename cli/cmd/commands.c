@@ -337,6 +337,13 @@ int command_usage(const struct command *c)
 	return usage_err("%s %s", c->name, c->synopsis);
 }
 
+int cmd_usage(const struct session *s)
+{
+	if (!s->running)
+		BUG("cmd_usage outside a command");
+	return command_usage(s->running);
+}
+
 /* Takes the command's --json (unless quoted) out of argv; returns argc after. */
 static int strip_json(const struct session *s, const struct command *c, int argc, char **argv, bool *json)
 {

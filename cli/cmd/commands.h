@@ -44,6 +44,8 @@ const struct command *command_find(const char *name);
 int command_run(struct session *s, int argc, char **argv);
 /* Prints "usage: NAME SYNOPSIS" for a command and returns CMD_USAGE. */
 int command_usage(const struct command *c);
+/* The same for the running command (its row is the session's while its handler runs). */
+int cmd_usage(const struct session *s);
 
 /* Shared by the buffer commands (cmd_set.c). */
 struct value;
