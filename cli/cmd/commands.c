@@ -287,6 +287,13 @@ const struct command commands[] = {
 	  "the catalogue loader first. Existing files are refused unless --force, which replaces\n"
 	  "each whole, keeping its mode.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE } },
+	{ "handout", cmd_handout, "[-o FILE.pdf|FILE.html] [--force]", "a two-page cheat sheet for a room, to print",
+	  "Writes a printable cheat sheet made from the catalogue and the command table: the\n"
+	  "convention in one picture, the commands the lessons use, the size versions of every\n"
+	  "extensible struct and the errnos the catalogue documents. Without -o, the HTML goes to\n"
+	  "standard output; FILE.pdf is printed by headless Chromium (CHROMIUM names another\n"
+	  "browser). An existing FILE is refused unless --force.",
+	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },
 	{ "save", cmd_save, "FILE [--force]", "write the session as a script that rebuilds it",
 	  "Writes FILE (whole or not at all) with the commands that rebuild this session: the\n"
 	  "target, the structs, flag sets and syscalls designed in it, and every buffer (its\n"

@@ -96,6 +96,7 @@ DECLARE_CMD(flag);
 DECLARE_CMD(version);
 DECLARE_CMD(syscall);
 DECLARE_CMD(export);
+DECLARE_CMD(handout);
 DECLARE_CMD(save);
 DECLARE_CMD(load);
 /* cmd_save.c: the session as commands that rebuild it (target, designs, buffers), and a

@@ -218,7 +218,7 @@ ln -s ../outside mine-link
 for how in script dash-c stdin; do
 	for cmd in "transcript $w/outside/rc --force" "transcript ../outside/rc --force" \
 		"transcript mine-link/rc --force" "transcript nosuchdir/../../$(basename "$w")/outside/rc --force" \
-		"save $w/outside/rc --force" "save mine-link/rc --force" \
+		"save $w/outside/rc --force" "save mine-link/rc --force" "handout -o $w/outside/rc.html --force" \
 		"docs --man $w/outside/rc --force" \
 		"docs --completion $w/outside/rc --force" "docs -o $w/outside/ref" "site -o $w/outside/site" \
 		"import $top/tests/headers/diff/clone_v0.h -o $w/outside/rc --force" \
