@@ -457,6 +457,12 @@ def run_cases(cases, xsc, data, kver, work, tag):
             m = re.match(r"(?:.*/)?%s:(\d+): (.*)" % re.escape(base), line)
             if m:
                 bad.setdefault(int(m.group(1)), m.group(2))
+        # under --json a refused line is a document of its own: {"error", "where": "FILE:LINE"}
+        for d in docs(out):
+            if isinstance(d, dict) and "error" in d and "syscall" not in d:
+                m = re.match(r"(?:.*/)?%s:(\d+)$" % re.escape(base), str(d.get("where", "")))
+                if m:
+                    bad.setdefault(int(m.group(1)), str(d["error"]))
         calls = [d for d in docs(out) if isinstance(d, dict) and "syscall" in d and "target" in d]
         k = 0
         for c, (first, last) in zip(cs, spans):

@@ -275,6 +275,8 @@ long invoke_prep(enum prep_kind k, int *err)
 		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the sandbox itself */
 	} else if (k == PREP_MAPS) {
 		fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC); /* the child's own mappings */
+	} else if (k == PREP_MNTNS) {
+		fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC); /* the child's own mount namespace */
 	}
 	*err = fd < 0 ? errno : 0;
 	return fd;
@@ -283,7 +285,7 @@ long invoke_prep(enum prep_kind k, int *err)
 const char *invoke_prep_name(enum prep_kind k)
 {
 	static const char *const names[] = { "", "pidfd_open(getpid())", "userfaultfd()", "io_uring_setup(1)", "open(\"sandbox\")",
-					      "open(\"/proc/self/maps\")" };
+					      "open(\"/proc/self/maps\")", "open(\"/proc/self/ns/mnt\")" };
 	return names[k];
 }
 

@@ -138,6 +138,8 @@ static const struct sysent table[] = {
 	 * task ("avoids signalling random tasks", kernel/events/core.c), so it only reads */
 	{ "perf_event_open", SYS_perf_event_open, PURE, "aInfn", NULL, 0, 0 },
 	{ "PIDFD_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0xFF, 11), .prep = PREP_PIDFD }, /* linux/pidfd.h */
+	/* the child's own mount namespace: its id and number of mounts are only read */
+	{ "NS_MNT_GET_INFO", SYS_ioctl, PURE, "fca", NULL, 0, (2U << 30) | (0xB7 << 8) | 10, .prep = PREP_MNTNS }, /* linux/nsfs.h, _IOR */
 	/* the child's own /proc/self/maps: the query only reads its mappings */
 	{ "PROCMAP_QUERY", SYS_ioctl, PURE, "fca", NULL, 0, IOWR(0x66, 17), .prep = PREP_MAPS }, /* linux/fs.h */
 	{ "rseq", SYS_rseq, PURE, "annn", NULL, 0, 0, .how = SH_RSEQ_RELEASE },

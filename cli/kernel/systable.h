@@ -10,7 +10,7 @@
 #include "model/catalog.h"
 
 /* The descriptor a live call's child makes for the call's fd argument (kernel/invoke.h). */
-enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR, PREP_MAPS, PREP_LAST = PREP_MAPS };
+enum prep_kind { PREP_NONE, PREP_PIDFD, PREP_UFFD, PREP_IOURING, PREP_DIR, PREP_MAPS, PREP_MNTNS, PREP_LAST = PREP_MNTNS };
 
 /* What a live run does differently for a call, each for a reason only code can act on. */
 enum sysent_how {

@@ -174,7 +174,7 @@ def main():
              "bpf": 168, "mount_setattr": 32, "open_tree_attr": 32, "statmount": 32, "listmount": 32,
              "setxattrat": 16, "getxattrat": 16, "file_getattr": 24, "file_setattr": 24,
              "landlock_create_ruleset": 24, "PIDFD_GET_INFO": 72, "statx": 256, "io_uring_setup": 120,
-             "UFFDIO_API": 24, "rseq": 32, "PROCMAP_QUERY": 104}
+             "UFFDIO_API": 24, "rseq": 32, "PROCMAP_QUERY": 104, "NS_MNT_GET_INFO": 16}
     for n, want in sizes.items():
         s = by.get(n)
         if not s:

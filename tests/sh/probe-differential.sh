@@ -14,4 +14,4 @@ mnt=$(root_mnt_id)
 python3 "$top/tests/probe/differential.py" "$XSC" "$top/data" "$mnt" \
 	openat2 clone3 mount_setattr sched_setattr landlock_create_ruleset statx \
 	open_tree_attr setxattrat getxattrat file_setattr file_getattr perf_event_open \
-	io_uring_setup userfaultfd UFFDIO_API renameat2 lsm_get_self_attr statmount listmount PIDFD_GET_INFO PROCMAP_QUERY
+	io_uring_setup userfaultfd UFFDIO_API renameat2 lsm_get_self_attr statmount listmount PIDFD_GET_INFO PROCMAP_QUERY NS_MNT_GET_INFO

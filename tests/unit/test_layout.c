@@ -44,6 +44,7 @@
 #include <linux/seccomp.h>
 #include <linux/fs.h>          /* struct procmap_query (6.11) */
 #include <linux/ptrace.h>
+#include <linux/nsfs.h>        /* struct mnt_ns_info (6.12) */
 
 #if __has_include(<bpf/btf.h>) && __has_include(<linux/btf.h>)
 #include <bpf/btf.h>
@@ -411,6 +412,13 @@ static void check_headers(void)
 	FIELD(ptrace_rseq_configuration, flags);
 	FIELD(ptrace_rseq_configuration, pad);
 	SIZE(ptrace_rseq_configuration);
+#ifdef NS_MNT_GET_INFO
+	FIELD(mnt_ns_info, size);
+	FIELD(mnt_ns_info, nr_mounts);
+	FIELD(mnt_ns_info, mnt_ns_id);
+	SIZE(mnt_ns_info);
+	MACRO(mnt_ns_info, MNT_NS_INFO_SIZE_VER0);
+#endif
 }
 
 /* ---- 2. the running kernel's BTF ---- */
