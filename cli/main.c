@@ -18,9 +18,9 @@
 static void usage(FILE *fp)
 {
 	fputs("usage: xsc [OPTIONS] [COMMAND [ARGS...] | FILE.xsc | -c 'CMD; CMD']\n", fp);
-	for (const struct global_option *g = global_options; g->flag; g++) {
-		char head[32];
-		snprintf(head, sizeof(head), "%s%s%s", g->flag, g->arg ? " " : "", g->arg ? g->arg : "");
+	for (const struct global_option *g = global_options; g->help; g++) {
+		char head[48], flag[32];
+		snprintf(head, sizeof(head), "%s%s%s", global_option_flag(g, flag), g->arg ? " " : "", g->arg ? g->arg : "");
 		fprintf(fp, "  %-18s %s\n", head, g->help);
 	}
 	fputs("With no command, xsc reads commands from the terminal (a REPL) or from standard input.\n", fp);
@@ -41,80 +41,99 @@ static int run_script(struct session *s, const char *path)
 	return r;
 }
 
-int main(int argc, char **argv)
+#define GLOBAL_OPTIONS_MAX 32
+
+/* getopt_long's tables, made from global_options: the long options and the short string
+ * ("+c:hv": '+' stops at the first word that is no option, the command's). */
+static void getopt_tables(struct option *longs, char *shorts)
 {
-	enum { OPT_DATA = 256, OPT_JSON, OPT_COLOR, OPT_KEEP, OPT_VERSION, OPT_UNSAFE, OPT_TIMEOUT, OPT_TRANSCRIPT, OPT_FORCE,
-	       OPT_NO_PAGER, OPT_WIDTH };
-	static const struct option opts[] = {
-		{ "data", required_argument, NULL, OPT_DATA },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "keep-going", no_argument, NULL, OPT_KEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "transcript", required_argument, NULL, OPT_TRANSCRIPT },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct session s;
-	const char *cmds = NULL, *transcript = NULL;
-	int c, r;
-	session_init(&s);
-	run_attach(&s);
-	s.pager = true; /* on a terminal only (pager_start) */
-	sig_install();
-	s.data_dir = getenv("XSC_DATA");
-	if (s.data_dir && !*s.data_dir)
-		s.data_dir = NULL;
+	size_t n = 0;
+	char *p = shorts;
+	*p++ = '+';
+	for (const struct global_option *g = global_options; g->help; g++) {
+		if (g - global_options == GLOBAL_OPTIONS_MAX)
+			BUG("more global options than GLOBAL_OPTIONS_MAX");
+		if (g->name)
+			longs[n++] = (struct option){ g->name, g->arg ? required_argument : no_argument, NULL, g->key };
+		if (g->key < 256) {
+			*p++ = (char)g->key;
+			if (g->arg)
+				*p++ = ':';
+		}
+	}
+	*p = '\0';
+	longs[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* A number option's value, lo..hi (or 0 when zero_ok); -1 after a usage error. */
+static long number_arg(const char *opt, const char *what, const char *arg, unsigned long lo, unsigned long hi,
+		       bool zero_ok)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (*end || !*arg || *arg == '-' || ((v < lo || v > hi) && !(zero_ok && v == 0))) {
+		usage_err("%s takes %s, not '%s'", opt, what, arg);
+		return -1;
+	}
+	return (long)v;
+}
+
+struct front_opts {
+	const char *cmds, *transcript;
+	bool help, version;
+};
+
+/* One global option into the session (or fo); 0, or -1 after a usage error. */
+static int take_option(struct session *s, struct front_opts *fo, int key, const char *arg)
+{
+	long v;
+	switch (key) {
+	case GO_DATA: s->data_dir = arg; break;
+	case GO_JSON: s->json = true; break;
+	case GO_KEEP_GOING: s->keep_going = true; break;
+	case GO_UNSAFE: s->unsafe = true; break;
+	case GO_TIMEOUT:
+		if ((v = number_arg("--timeout", "milliseconds, 1..600000", arg, 1, 600000, false)) < 0)
+			return -1;
+		s->timeout_ms = (unsigned)v;
+		break;
+	case GO_TRANSCRIPT: fo->transcript = arg; break; /* opened once --force is known */
+	case GO_FORCE: s->force = true; break;
+	case GO_NO_PAGER: s->pager = false; break;
+	case GO_WIDTH:
+		if ((v = number_arg("--width", "columns, 20..1000 (0: never wrap)", arg, 20, 1000, true)) < 0)
+			return -1;
+		s->width = (int)v;
+		break;
+	case GO_CMDS: fo->cmds = arg; break;
+	case GO_VERBOSE: s->verbose = true; break;
+	case GO_HELP: fo->help = true; break;
+	case GO_VERSION: fo->version = true; break;
+	case GO_COLOR:
+		if (!strcmp(arg, "auto")) s->color = COLOR_AUTO;
+		else if (!strcmp(arg, "always")) s->color = COLOR_ALWAYS;
+		else if (!strcmp(arg, "never")) s->color = COLOR_NEVER;
+		else {
+			usage_err("--color takes auto, always or never, not '%s'", arg);
+			return -1;
+		}
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* The global options of argv; 0, 1 (--help or --version answered: exit 0) or 2 (usage). */
+static int parse_options(struct session *s, struct front_opts *fo, int argc, char **argv)
+{
+	struct option longs[GLOBAL_OPTIONS_MAX + 1];
+	char shorts[2 * GLOBAL_OPTIONS_MAX + 2];
+	int c;
+	getopt_tables(longs, shorts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:hv", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DATA: s.data_dir = optarg; break;
-		case OPT_JSON: s.json = true; break;
-		case OPT_KEEP: s.keep_going = true; break;
-		case OPT_UNSAFE: s.unsafe = true; break;
-		case OPT_TIMEOUT: {
-			char *end;
-			unsigned long ms = strtoul(optarg, &end, 10);
-			if (*end || !ms || ms > 600000) {
-				usage_err("--timeout takes milliseconds, 1..600000, not '%s'", optarg);
-				return 2;
-			}
-			s.timeout_ms = (unsigned)ms;
-			break;
-		}
-		case OPT_TRANSCRIPT: transcript = optarg; break; /* opened once --force is known */
-		case OPT_FORCE: s.force = true; break;
-		case OPT_NO_PAGER: s.pager = false; break;
-		case OPT_WIDTH: {
-			char *end;
-			unsigned long w = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || (w && (w < 20 || w > 1000))) {
-				usage_err("--width takes columns, 20..1000 (0: never wrap), not '%s'", optarg);
-				return 2;
-			}
-			s.width = (int)w;
-			break;
-		}
-		case 'c': cmds = optarg; break;
-		case 'v': s.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		case OPT_VERSION: printf("xsc %s\n", XSC_VERSION); return 0;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto")) s.color = COLOR_AUTO;
-			else if (!strcmp(optarg, "always")) s.color = COLOR_ALWAYS;
-			else if (!strcmp(optarg, "never")) s.color = COLOR_NEVER;
-			else {
-				usage_err("--color takes auto, always or never, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		default:
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (c == '?' || c == ':') {
 			if (optopt == 'c')
 				usage_err("-c needs a command string");
 			else
@@ -122,7 +141,34 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+		if (take_option(s, fo, c, optarg) < 0)
+			return 2;
+		if (fo->help || fo->version)
+			break;
 	}
+	if (fo->help)
+		usage(stdout);
+	else if (fo->version)
+		printf("xsc %s\n", XSC_VERSION);
+	return fo->help || fo->version ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s;
+	struct front_opts fo = { 0 };
+	int r;
+	session_init(&s);
+	run_attach(&s);
+	s.pager = true; /* on a terminal only (pager_start) */
+	sig_install();
+	s.data_dir = getenv("XSC_DATA");
+	if (s.data_dir && !*s.data_dir)
+		s.data_dir = NULL;
+	int pr = parse_options(&s, &fo, argc, argv);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	const char *cmds = fo.cmds, *transcript = fo.transcript;
 	if (transcript && session_set_transcript(&s, transcript, s.force, NULL) < 0) {
 		session_release(&s);
 		return 1;

@@ -286,11 +286,14 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	b->lessons = b->guide + b->nguide;
 
 	size_t nopts = 0;
-	while (global_options[nopts].flag)
+	while (global_options[nopts].help)
 		nopts++;
 	b->opts = xcalloc(nopts + 1, sizeof(*b->opts));
-	for (size_t i = 0; i < nopts; i++)
-		b->opts[i] = (struct doc_option){ global_options[i].flag, global_options[i].arg, global_options[i].help };
+	for (size_t i = 0; i < nopts; i++) {
+		char flag[32];
+		const struct global_option *g = &global_options[i];
+		b->opts[i] = (struct doc_option){ xstrdup(global_option_flag(g, flag)), g->arg, g->help };
+	}
 	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
 				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
@@ -305,6 +308,8 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 
 void docbundle_release(struct docbundle *b)
 {
+	for (size_t i = 0; b->opts && b->opts[i].flag; i++)
+		free((char *)b->opts[i].flag);
 	free(b->opts);
 	doc_set_release(&b->ref);
 	census_release(&b->census);

@@ -314,22 +314,33 @@ const struct command commands[] = {
 };
 
 const struct global_option global_options[] = {
-	{ "--data", "DIR", "the catalogue directory (also XSC_DATA)" },
-	{ "--json", NULL, "JSON output for every listing command" },
-	{ "--color", "WHEN", "auto (default), always or never; NO_COLOR turns it off" },
-	{ "--keep-going", NULL, "in scripts, go on after a failing command" },
-	{ "--timeout", "MS", "how long a live call may take (default 2000)" },
-	{ "--unsafe", NULL, "let live calls change things outside their sandbox, and scripts write files anywhere" },
-	{ "--transcript", "FILE", "record every command and its output in FILE (Markdown)" },
-	{ "--no-pager", NULL, "never page long output (on a terminal it goes through $PAGER, else less -FRX)" },
-	{ "--width", "N", "wrap text to N columns (default: the terminal's; 0 never wraps)" },
-	{ "--force", NULL, "let --transcript, export, import -o and docs replace existing files" },
-	{ "-v, --verbose", NULL, "call lines as strace -v writes them: no abbreviated structs" },
-	{ "-c", "CMDS", "run commands separated by ';'" },
-	{ "-h, --help", NULL, "this text; 'xsc help' lists the commands" },
-	{ "--version", NULL, "the version" },
-	{ NULL, NULL, NULL },
+	{ "data", GO_DATA, "DIR", "the catalogue directory (also XSC_DATA)" },
+	{ "json", GO_JSON, NULL, "JSON output for every listing command" },
+	{ "color", GO_COLOR, "WHEN", "auto (default), always or never; NO_COLOR turns it off" },
+	{ "keep-going", GO_KEEP_GOING, NULL, "in scripts, go on after a failing command" },
+	{ "timeout", GO_TIMEOUT, "MS", "how long a live call may take (default 2000)" },
+	{ "unsafe", GO_UNSAFE, NULL, "let live calls change things outside their sandbox, and scripts write files anywhere" },
+	{ "transcript", GO_TRANSCRIPT, "FILE", "record every command and its output in FILE (Markdown)" },
+	{ "no-pager", GO_NO_PAGER, NULL, "never page long output (on a terminal it goes through $PAGER, else less -FRX)" },
+	{ "width", GO_WIDTH, "N", "wrap text to N columns (default: the terminal's; 0 never wraps)" },
+	{ "force", GO_FORCE, NULL, "let --transcript, export, import -o and docs replace existing files" },
+	{ "verbose", GO_VERBOSE, NULL, "call lines as strace -v writes them: no abbreviated structs" },
+	{ NULL, GO_CMDS, "CMDS", "run commands separated by ';'" },
+	{ "help", GO_HELP, NULL, "this text; 'xsc help' lists the commands" },
+	{ "version", GO_VERSION, NULL, "the version" },
+	{ NULL, 0, NULL, NULL },
 };
+
+const char *global_option_flag(const struct global_option *g, char buf[32])
+{
+	if (g->key < 256 && g->name)
+		snprintf(buf, 32, "-%c, --%s", g->key, g->name);
+	else if (g->key < 256)
+		snprintf(buf, 32, "-%c", g->key);
+	else
+		snprintf(buf, 32, "--%s", g->name);
+	return buf;
+}
 
 const struct command *command_find(const char *name)
 {

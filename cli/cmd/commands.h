@@ -34,11 +34,22 @@ struct command {
 
 extern const struct command commands[];
 
-/* The global options, for --help and the man page (main.c parses them). */
-struct global_option {
-	const char *flag, *arg, *help;
+/* The global options: one table feeding main's getopt, --help, the man page and the bash
+ * completion. key is what getopt_long answers: the short letter, or a GO_ value above 255
+ * for an option with a long name only. */
+enum global_key {
+	GO_CMDS = 'c', GO_HELP = 'h', GO_VERBOSE = 'v',
+	GO_DATA = 256, GO_JSON, GO_COLOR, GO_KEEP_GOING, GO_TIMEOUT, GO_UNSAFE, GO_TRANSCRIPT, GO_NO_PAGER,
+	GO_WIDTH, GO_FORCE, GO_VERSION,
 };
-extern const struct global_option global_options[];
+struct global_option {
+	const char *name; /* the long name without "--", or NULL: a short option only */
+	int key;
+	const char *arg, *help; /* arg: its argument's name, or NULL for none */
+};
+extern const struct global_option global_options[]; /* ends with a NULL help */
+/* How --help and the man page write it: "-v, --verbose", "--data", "-c". */
+const char *global_option_flag(const struct global_option *g, char buf[32]);
 const struct command *command_find(const char *name);
 /* Dispatches argv[0]: exact names only; an unknown name suggests the nearest. */
 int command_run(struct session *s, int argc, char **argv);

@@ -1396,8 +1396,21 @@ void docgen_bash_completion(const struct docgen_input *in, struct sbuf *sh)
 		sbuf_adds(sh, i ? " " : "");
 		sh_words(sh, in->cmds[i].name);
 	}
-	sbuf_adds(sh, "'\n\tlocal opts='--data --json --color= --keep-going --timeout --unsafe -c --help --version'\n"
-		      "\tlocal names='");
+	sbuf_adds(sh, "'\n\tlocal opts='");
+	struct sbuf takes_arg = SBUF_INIT; /* "--data|--timeout|-c": the words after them are theirs */
+	for (size_t i = 0; i < in->nopts; i++) {
+		const char *flag = in->opts[i].flag, *last = strrchr(flag, ' ');
+		sbuf_adds(sh, i ? " " : "");
+		sh_words(sh, last ? last + 1 : flag);
+		for (const char *w = flag; in->opts[i].arg && *w; w += strspn(w, ", ")) {
+			char *word = xstrndup(w, strcspn(w, ", "));
+			sbuf_adds(&takes_arg, takes_arg.len ? "|" : "");
+			sh_words(&takes_arg, word);
+			w += strlen(word);
+			free(word);
+		}
+	}
+	sbuf_adds(sh, "'\n\tlocal names='");
 	bool first = true;
 	for (size_t i = 0; i < in->cat->nsyscalls; i++, first = false) {
 		sbuf_adds(sh, first ? "" : " ");
@@ -1414,8 +1427,10 @@ void docgen_bash_completion(const struct docgen_input *in, struct sbuf *sh)
 		first = false;
 	}
 	sbuf_adds(sh, "'\n\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-		      "\t\tcase ${COMP_WORDS[i]} in\n"
-		      "\t\t--data|--timeout|-c) ((i++)) ;;\n"
+		      "\t\tcase ${COMP_WORDS[i]} in\n\t\t");
+	sbuf_add(sh, takes_arg.buf, takes_arg.len);
+	sbuf_release(&takes_arg);
+	sbuf_adds(sh, ") ((i++)) ;;\n"
 		      "\t\t-*) ;;\n"
 		      "\t\t*) if [[ -z $cmd ]]; then cmd=${COMP_WORDS[i]}; else ((pos++)); fi ;;\n"
 		      "\t\tesac\n\tdone\n"
