@@ -97,7 +97,8 @@ GUEST := $(if $(shell command -v cpio 2>/dev/null),$(BUILD)/guest/initramfs.cpio
 build: $(BUILD)/xsc $(BUILD)/libxsc.a $(UNIT_BINS) $(REPLAY_BINS) $(GUEST)
 
 # The agent of 'target vm' guests: xsc's own call runner, linked statically, as /init of a
-# small initramfs (cli/guest/init.c); xsc looks for it beside itself.
+# small initramfs (cli/guest/init.c); xsc looks for it beside itself. Stripped (-s): the
+# kernel unpacks every byte of the initramfs at each boot, and no debugger reaches the guest.
 ifeq ($(SANITIZE),1)
 # A static program cannot carry the sanitizers' runtimes: a sanitized xsc boots the plain
 # build's guest (the host half, which is what the sanitizers watch, is this build's).
@@ -111,7 +112,7 @@ $(BUILD)/guest/initramfs.cpio: guest-plain
 else
 $(BUILD)/guest/init: cli/guest/init.c $(BUILD)/libxsc-core.a
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) -static -o $@ $< $(BUILD)/libxsc-core.a -ljansson
+	$(CC) $(XCFLAGS) $(PKG_CFLAGS) $(CFLAGS) -static -s -o $@ $< $(BUILD)/libxsc-core.a -ljansson
 
 $(BUILD)/guest/initramfs.cpio: $(BUILD)/guest/init
 	@rm -rf $(BUILD)/guest/root && mkdir -p $(BUILD)/guest/root/proc $(BUILD)/guest/root/sys $(BUILD)/guest/root/dev $(BUILD)/guest/root/tmp
