@@ -78,6 +78,110 @@ static int list_demos(struct out *o)
 	return 0;
 }
 
+/* A demo under way: its scratch session, its options and what its steps produced. */
+struct demo_run {
+	struct session *s, sub;
+	struct demo_opts opts;
+	char kv[16];       /* the simulated kernel, as --sim named it */
+	struct sbuf live;  /* "target sim KV", in place of the steps' 'target live' under --sim */
+	struct demo_result res;
+	int result;
+};
+
+/* A command step: run in the scratch session (skipped under --sim when it asks the running
+ * kernel), shown with its output. */
+static void command_step(struct demo_run *dr, const struct demo_step *st, const char *cmd)
+{
+	struct out *o = &dr->s->out;
+	if (dr->opts.sim_kv && !strcmp(cmd, "target live"))
+		cmd = dr->live.buf;
+	out_obj(o, NULL);
+	out_str(o, "command", cmd);
+	if (dr->opts.sim_kv && st->kind == DS_LIVE_RUN) {
+		out_text(o, "xsc> %s\n(skipped: it asks the running kernel, and --sim is on)\n", cmd);
+		out_bool(o, "skipped", true);
+		out_end(o);
+		return;
+	}
+	struct sbuf output = SBUF_INIT;
+	int r = run_step(&dr->sub, cmd, &output);
+	out_text(o, "xsc> %s\n", cmd);
+	out_puts(o, output.buf);
+	out_str(o, "output", output.buf);
+	out_bool(o, "ok", r == 0);
+	out_end(o);
+	if (r)
+		dr->result = -1;
+	sbuf_release(&output);
+}
+
+/* One step: narration, a command, or a computation of the demo's own. */
+static void demo_step(struct demo_run *dr, const struct demo_step *st, struct sbuf *text)
+{
+	struct out *o = &dr->s->out;
+	sbuf_reset(text);
+	if (st->text)
+		fill(text, st->text, dr->kv, dr->opts.sim_kv);
+	if (st->kind == DS_SIM_COMPUTE && !dr->opts.sim_kv)
+		return;
+	if (st->kind == DS_SAY) {
+		out_text(o, "\n");
+		print_lines(o, "# ", text->buf);
+		out_obj(o, NULL);
+		out_str(o, "say", text->buf);
+		out_end(o);
+	} else if (st->kind == DS_RUN || st->kind == DS_LIVE_RUN) {
+		command_step(dr, st, text->buf);
+	} else {
+		size_t before = dr->res.text.len;
+		if (st->fn(dr->s->cat, &dr->opts, &dr->res))
+			dr->result = -1;
+		out_text(o, "\n");
+		print_lines(o, "  ", dr->res.text.buf + before);
+		out_obj(o, NULL);
+		out_str(o, "result", dr->res.text.buf + before);
+		out_end(o);
+	}
+}
+
+/* d, told and run step by step in a scratch session. */
+static int run_demo(struct session *s, const struct demo *d, const struct demo_opts *opts)
+{
+	struct demo_run dr = { .s = s, .opts = *opts, .kv = DEMO_SIM_DEFAULT, .live = SBUF_INIT };
+	struct out *o = &s->out;
+	struct sbuf text = SBUF_INIT;
+	session_init_child(&dr.sub, s);
+	if (opts->sim_kv)
+		sbuf_addf(&dr.live, "target sim %s", kver_str(opts->sim_kv, dr.kv));
+	out_text(o, "%s== demo %s: %s ==%s\n", out_color(o, OC_BOLD), d->name, d->title, out_color(o, OC_RESET));
+	if (opts->sim_kv)
+		out_text(o, "(--sim %s: calls meant for the running kernel go to a simulated %s kernel)\n", dr.kv, dr.kv);
+	out_obj(o, NULL);
+	out_str(o, "demo", d->name);
+	out_str(o, "title", d->title);
+	if (opts->sim_kv)
+		out_str(o, "sim", dr.kv);
+	else
+		out_null(o, "sim");
+	out_arr(o, "steps");
+	demo_result_init(&dr.res);
+	for (const struct demo_step *st = d->steps; st->kind || st->text || st->fn; st++)
+		demo_step(&dr, st, &text);
+	out_end(o);
+	out_obj(o, "facts");
+	for (size_t i = 0; i < dr.res.nfacts; i++)
+		out_u64(o, dr.res.facts[i].key, dr.res.facts[i].value);
+	out_end(o);
+	out_end(o);
+	demo_result_release(&dr.res);
+	sbuf_release(&dr.live);
+	sbuf_release(&text);
+	session_release(&dr.sub);
+	if (dr.result)
+		return err("demo %s: a step failed (see above)", d->name);
+	return 0;
+}
+
 int cmd_demo(struct session *s, int argc, char **argv)
 {
 	struct demo_opts opts = { 0, s->timeout_ms, false };
@@ -96,9 +200,8 @@ int cmd_demo(struct session *s, int argc, char **argv)
 			return cmd_usage(s);
 		}
 	}
-	struct out *o = &s->out;
 	if (!name)
-		return list_demos(o);
+		return list_demos(&s->out);
 	const struct demo *d = demo_find(name);
 	if (!d) {
 		struct suggest sg = SUGGEST_INIT(name, 4);
@@ -112,83 +215,5 @@ int cmd_demo(struct session *s, int argc, char **argv)
 		return err("'demo' is disabled in this session");
 	if (sim_has_needs(s, d, opts.sim_kv) < 0)
 		return -1;
-	struct session sub;
-	session_init_child(&sub, s);
-	char kv[16] = DEMO_SIM_DEFAULT;
-	struct sbuf live = SBUF_INIT, text = SBUF_INIT;
-	if (opts.sim_kv)
-		sbuf_addf(&live, "target sim %s", kver_str(opts.sim_kv, kv));
-	int result = 0;
-	out_text(o, "%s== demo %s: %s ==%s\n", out_color(o, OC_BOLD), d->name, d->title, out_color(o, OC_RESET));
-	if (opts.sim_kv)
-		out_text(o, "(--sim %s: calls meant for the running kernel go to a simulated %s kernel)\n", kv, kv);
-	out_obj(o, NULL);
-	out_str(o, "demo", d->name);
-	out_str(o, "title", d->title);
-	if (opts.sim_kv)
-		out_str(o, "sim", kv);
-	else
-		out_null(o, "sim");
-	out_arr(o, "steps");
-	struct demo_result res;
-	demo_result_init(&res);
-	for (const struct demo_step *st = d->steps; st->kind || st->text || st->fn; st++) {
-		sbuf_reset(&text);
-		if (st->text)
-			fill(&text, st->text, kv, opts.sim_kv);
-		if (st->kind == DS_SIM_COMPUTE && !opts.sim_kv)
-			continue;
-		if (st->kind == DS_SAY) {
-			out_text(o, "\n");
-			print_lines(o, "# ", text.buf);
-			out_obj(o, NULL);
-			out_str(o, "say", text.buf);
-			out_end(o);
-		} else if (st->kind == DS_RUN || st->kind == DS_LIVE_RUN) {
-			const char *cmd = text.buf;
-			if (opts.sim_kv && !strcmp(cmd, "target live"))
-				cmd = live.buf;
-			out_obj(o, NULL);
-			out_str(o, "command", cmd);
-			if (opts.sim_kv && st->kind == DS_LIVE_RUN) {
-				out_text(o, "xsc> %s\n(skipped: it asks the running kernel, and --sim is on)\n", cmd);
-				out_bool(o, "skipped", true);
-				out_end(o);
-				continue;
-			}
-			struct sbuf output = SBUF_INIT;
-			int r = run_step(&sub, cmd, &output);
-			out_text(o, "xsc> %s\n", cmd);
-			out_puts(o, output.buf);
-			out_str(o, "output", output.buf);
-			out_bool(o, "ok", r == 0);
-			out_end(o);
-			if (r && !result)
-				result = -1;
-			sbuf_release(&output);
-		} else {
-			size_t before = res.text.len;
-			int r = st->fn(s->cat, &opts, &res);
-			if (r && !result)
-				result = -1;
-			out_text(o, "\n");
-			print_lines(o, "  ", res.text.buf + before);
-			out_obj(o, NULL);
-			out_str(o, "result", res.text.buf + before);
-			out_end(o);
-		}
-	}
-	out_end(o);
-	out_obj(o, "facts");
-	for (size_t i = 0; i < res.nfacts; i++)
-		out_u64(o, res.facts[i].key, res.facts[i].value);
-	out_end(o);
-	out_end(o);
-	demo_result_release(&res);
-	sbuf_release(&live);
-	sbuf_release(&text);
-	session_release(&sub);
-	if (result)
-		return err("demo %s: a step failed (see above)", d->name);
-	return 0;
+	return run_demo(s, d, &opts);
 }
