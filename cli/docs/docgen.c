@@ -791,9 +791,10 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 			struct doc_page *img = doc_set_add(set, sp.buf, sc->name, "Matrix", false);
 			sbuf_add(&img->text, svg.buf, svg.len);
 			sb = &set->pages[idx].text; /* the array may have moved */
-			sbuf_adds(sb, "\n![The compatibility matrix of ");
-			md_text(sb, sc->name);
-			sbuf_addf(sb, "](../%s)\n", sp.buf);
+			/* one matrix on the page (the table, which scrolls on a phone); the picture,
+			 * unreadable when shrunk to a page, is a link */
+			sbuf_adds(sb, "\nThe same matrix [as a picture](../");
+			sbuf_addf(sb, "%s) (SVG).\n", sp.buf);
 			sbuf_release(&sp);
 		}
 	} else {

@@ -186,6 +186,25 @@ static void ids_reset(struct render *r)
 	r->nids = 0;
 }
 
+/* The text of one section, for the full-text search: at most this many bytes of it. */
+enum { SECTION_TEXT_MAX = 3000 };
+
+static void search_add_text(struct render *r, const char *name, const char *page_title, const char *url,
+			    const char *text)
+{
+	sbuf_adds(&r->search, r->nentries ? ",\n" : "\n");
+	sbuf_adds(&r->search, "[");
+	js_string(&r->search, name);
+	sbuf_adds(&r->search, ",\"Text\",");
+	js_string(&r->search, page_title);
+	sbuf_adds(&r->search, ",");
+	js_string(&r->search, url);
+	sbuf_adds(&r->search, ",");
+	js_string(&r->search, text);
+	sbuf_adds(&r->search, "]");
+	r->nentries++;
+}
+
 static void search_add(struct render *r, const char *name, const char *kind, const char *page_title,
 		       const char *url)
 {
@@ -239,6 +258,62 @@ static bool valid_id(const char *s, size_t n)
 	return true;
 }
 
+/* The section being read, for the full-text search ("zero-fill", "double fetch" find the
+ * section that says them) and the page's "on this page" list. */
+struct section_text {
+	struct sbuf title, url, text;
+	struct sbuf toc;  /* <li> of the page's h2 headings */
+	size_t ntoc;
+};
+
+static void section_flush(struct render *r, struct section_text *st, const char *page_title)
+{
+	if (st->text.len)
+		search_add_text(r, st->title.buf, page_title, st->url.buf, st->text.buf);
+	sbuf_reset(&st->text);
+}
+
+/* A heading starts a section: the last one goes to the index; an h2 joins the list. */
+static void section_start(struct render *r, struct section_text *st, const struct site_page *pg, const char *page_url,
+			  const char *title, const char *slug, int level)
+{
+	section_flush(r, st, pg->title);
+	sbuf_reset(&st->title);
+	sbuf_adds(&st->title, level > 1 ? title : pg->title);
+	sbuf_reset(&st->url);
+	sbuf_addf(&st->url, level > 1 ? "%s#%s" : "%s", page_url, slug);
+	if (level == 2) {
+		sbuf_addf(&st->toc, "<li><a href=\"#%s\">", slug);
+		html_escape(&st->toc, title);
+		sbuf_adds(&st->toc, "</a></li>");
+		st->ntoc++;
+	}
+}
+
+/* Text of the body (not of headings) for the index, up to SECTION_TEXT_MAX a section. */
+static void section_add(const struct mdlib *md, struct section_text *st, cmark_node *n)
+{
+	cmark_node *parent = md->node_parent(n);
+	const char *lit = md->node_get_literal(n);
+	/* an address is not searched for, and in the index it would look like a request the
+	 * site makes (tests/sh/site-links.py) */
+	if (!lit || (parent && md->node_get_type(parent) == CMARK_NODE_HEADING) || st->text.len >= SECTION_TEXT_MAX ||
+	    strstr(lit, "://"))
+		return;
+	if (st->text.len)
+		sbuf_addch(&st->text, ' ');
+	for (const char *p = lit; *p && st->text.len < SECTION_TEXT_MAX; p++)
+		sbuf_addch(&st->text, *p == '\n' || *p == '\t' ? ' ' : *p);
+}
+
+static void section_release(struct section_text *st)
+{
+	sbuf_release(&st->title);
+	sbuf_release(&st->url);
+	sbuf_release(&st->text);
+	sbuf_release(&st->toc);
+}
+
 /* The body HTML of one page; headings get ids, anchor links become targets. */
 static int render_page(struct render *r, const struct site_page *pg, const char *page_url, struct sbuf *html)
 {
@@ -249,6 +324,9 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 	size_t nslugs = 0, slugs_alloc = 0;
 	ids_reset(r);
 	search_add(r, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url);
+	struct section_text sec = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, 0 };
+	sbuf_adds(&sec.title, pg->title);
+	sbuf_adds(&sec.url, page_url);
 
 	cmark_iter *it = md->iter_new(doc);
 	cmark_event_type ev;
@@ -270,6 +348,7 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 				sbuf_addf(&slug, "-%d", k);
 			}
 			id_add(r, slug.buf);
+			section_start(r, &sec, pg, page_url, text.buf, slug.buf, md->node_get_heading_level(n));
 			if (md->node_get_heading_level(n) > 1) {
 				struct sbuf u = SBUF_INIT;
 				sbuf_addf(&u, "%s#%s", page_url, slug.buf);
@@ -279,6 +358,8 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 			ALLOC_GROW(slugs, nslugs + 1, slugs_alloc);
 			slugs[nslugs++] = slug;
 			sbuf_release(&text);
+		} else if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK) {
+			section_add(md, &sec, n);
 		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
 			const char *url = md->node_get_url(n);
 			const char *title = md->node_get_title(n);
@@ -310,6 +391,12 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 		}
 	}
 	md->iter_free(it);
+	section_flush(r, &sec, pg->title);
+	struct sbuf toc = SBUF_INIT; /* after the title, on a page long enough to need it */
+	if (sec.ntoc >= 3)
+		sbuf_addf(&toc, "\n<nav class=\"toc\" aria-label=\"On this page\"><b>On this page</b><ul>%s</ul></nav>",
+			  sec.toc.buf);
+	section_release(&sec);
 
 	char *out = md->render_html(doc, CMARK_OPT_DEFAULT, md->parser_get_syntax_extensions(parser));
 	size_t h = 0;
@@ -319,6 +406,11 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 				  p[2], slugs[h].buf, slugs[h].buf);
 			h++;
 			p += 4;
+		} else if (!strncmp(p, "</h1>", 5) && toc.len) {
+			sbuf_adds(html, "</h1>");
+			sbuf_add(html, toc.buf, toc.len);
+			sbuf_reset(&toc);
+			p += 5;
 		} else if (!strncmp(p, "<a href=\"#", 10)) {
 			const char *id = p + 10, *q = id;
 			while (*q && *q != '"')
@@ -355,6 +447,7 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 		}
 	}
 	md->get_default_mem_allocator()->free(out);
+	sbuf_release(&toc);
 	for (size_t i = 0; i < nslugs; i++)
 		sbuf_release(&slugs[i]);
 	free(slugs);

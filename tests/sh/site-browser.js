@@ -1,6 +1,8 @@
 // Loads every page of a built site in headless Chromium from file:// and checks: no console
 // errors or page errors, no request leaves file://, the search finds openat2 and
-// RESOLVE_CACHED, the dark-mode toggle switches the colours. Screenshots go to argv[3].
+// RESOLVE_CACHED and words of the pages' text, the dark-mode toggle switches the colours, a
+// long page lists its sections, and at 390x844 a menu button opens the pages and tables
+// scroll in their box. Screenshots (1280x900 and 390x844) go to argv[3].
 const { chromium } = require(process.env.PW_MODULE || 'playwright-core');
 const fs = require('fs'), path = require('path');
 const site = path.resolve(process.argv[2]), shots = path.resolve(process.argv[3]);
@@ -76,6 +78,56 @@ function pages(dir) {
   // print styles hide the navigation
   await p2.emulateMedia({ media: 'print' });
   if (await p2.evaluate(() => getComputedStyle(document.querySelector('nav.side')).display) !== 'none') fail('print shows the navigation');
+
+  // full-text search: words of the pages' bodies, not only names and titles, find a section
+  current = 'index.html (full text)';
+  await page.goto('file://' + path.join(site, 'index.html'));
+  for (const [q, where] of [['zero-fill', ''], ['double fetch', ''], ['CHECK_FIELDS', ''], ['sign-extension', ''],
+                            ['EEXTSYS_NOOP', 'guide/feature-discovery.html']]) {
+    await page.fill('#search', q);
+    const hits = await page.$$eval('#search-results li a', as => as.map(a => [a.getAttribute('href'), a.textContent]));
+    const inText = hits.filter(h => h[1].toLowerCase().includes(q.toLowerCase()));
+    if (!hits.length) fail(`full-text search '${q}': nothing found`);
+    else if (!inText.length) fail(`full-text search '${q}': no hit shows the words (${hits[0]})`);
+    if (where && !hits.some(h => h[0].startsWith(where))) fail(`full-text search '${q}': no hit in ${where}`);
+  }
+  await page.fill('#search', 'double fetch');
+  await page.screenshot({ path: path.join(shots, 'site-search-text-1280x900.png') });
+
+  // the citations of the proposals
+  await page.goto('file://' + path.join(site, 'guide/feature-discovery.html'));
+  if (!await page.$('a[href="https://lwn.net/Articles/830666/"]')) fail('feature-discovery cites no LWN article');
+
+  // an "on this page" list on a long page, and one matrix (the table; the picture is a link)
+  await page.goto('file://' + path.join(site, 'reference/syscalls/perf_event_open.html'));
+  if (!await page.$('nav.toc a[href="#compatibility-matrix"]')) fail('perf_event_open: no "on this page" entry for the matrix');
+  if (await page.$('article img[src*="matrix/"]')) fail('perf_event_open: the matrix is shown twice (table and picture)');
+
+  // a phone, 390x844: a menu button opens the pages, tables scroll inside their box, the
+  // page itself does not scroll sideways
+  const phone = await browser.newContext({ colorScheme: 'light', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const m = await phone.newPage();
+  m.on('pageerror', e => problems.push(`390px: page error: ${e.message}`));
+  await m.goto('file://' + path.join(site, 'reference/syscalls/perf_event_open.html'));
+  await m.screenshot({ path: path.join(shots, 'site-perf_event_open-390x844.png') });
+  if (await m.evaluate(() => getComputedStyle(document.querySelector('nav.side')).display) !== 'none') fail('390px: the sidebar shows before the menu is opened');
+  if (!await m.isVisible('#menu-toggle')) fail('390px: no menu button');
+  else {
+    await m.click('#menu-toggle');
+    if (await m.evaluate(() => getComputedStyle(document.querySelector('nav.side')).display) === 'none') fail('390px: the menu button does not open the pages');
+    if (await m.getAttribute('#menu-toggle', 'aria-expanded') !== 'true') fail('390px: aria-expanded not set');
+    await m.screenshot({ path: path.join(shots, 'site-menu-390x844.png') });
+    await m.click('#menu-toggle');
+  }
+  const overflow = await m.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (overflow > 1) fail(`390px: the page scrolls sideways by ${overflow}px`);
+  const scrolls = await m.evaluate(() => [...document.querySelectorAll('.table-wrap')].some(w => w.scrollWidth > w.clientWidth &&
+    ['auto', 'scroll'].includes(getComputedStyle(w).overflowX)));
+  if (!scrolls) fail('390px: no wide table scrolls inside its box');
+  await m.fill('#search', 'zero-fill');
+  if (await m.$eval('#search-results', e => e.hidden)) fail('390px: the search shows nothing');
+  await m.screenshot({ path: path.join(shots, 'site-search-390x844.png') });
+  await phone.close();
 
   await browser.close();
   for (const p of problems.slice(0, 40)) console.log(p);
