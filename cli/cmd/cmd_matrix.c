@@ -70,7 +70,7 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 	if (a.ch.all_vms || a.ch.host || a.ch.nversions) {
 		if (s->no_effects)
 			r = err("matrix: measuring calls the kernel, which this session does not allow");
-		else if ((r = measuring_run(s, &sc, 1, &a.ch, &now)) == 0) {
+		else if ((r = measuring_run(s, &sc, 1, &a.ch, &now, NULL)) == 0) {
 			reps = xcalloc(1, sizeof(*reps));
 			reps[nreps++] = now;
 		}

@@ -128,17 +128,20 @@ int cmd_measure(struct session *s, int argc, char **argv)
 	size_t n = 0;
 	struct measured_report rep;
 	struct timespec t0, t1;
+	struct sbuf how = SBUF_INIT;
 	int r = parse_args(argc, argv, &a);
 	if (!r)
 		r = pick(s, &a, &scs, &n);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!r)
-		r = measuring_run(s, scs, n, &a.ch, &rep);
+		r = measuring_run(s, scs, n, &a.ch, &rep, &how);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	free(scs);
 	free(a.names);
-	if (r)
+	if (r) {
+		sbuf_release(&how);
 		return r;
+	}
 	unsigned flags = (a.force || s->force ? OF_FORCE : 0) | session_write_flags(s);
 	if (a.out)
 		r = write_report(s, a.out, &rep, flags);
@@ -150,6 +153,7 @@ int cmd_measure(struct session *s, int argc, char **argv)
 		size_t cases = 0, differ = measuring_count_differences(s, &rep);
 		for (size_t i = 0; i < rep.nifaces; i++)
 			cases += rep.ifaces[i].ncases;
+		out_puts(&s->out, how.buf);
 		out_text(&s->out, "measured %zu calls (%zu interfaces) on %zu kernels in %.1f s: %zu answers differ from the simulator\n",
 			 cases, rep.nifaces, rep.nkernels,
 			 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, differ);
@@ -160,6 +164,7 @@ int cmd_measure(struct session *s, int argc, char **argv)
 			sbuf_release(&sb);
 		}
 	}
+	sbuf_release(&how);
 	measured_release(&rep);
 	return r;
 }

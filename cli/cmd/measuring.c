@@ -179,7 +179,7 @@ static void fill_cases(struct measured_report *rep, const struct measure_answer 
 }
 
 int measuring_run(struct session *s, const struct syscall *const *scs, size_t n, const struct measuring_choice *ch,
-		  struct measured_report *rep)
+		  struct measured_report *rep, struct sbuf *how)
 {
 	struct kimages ks;
 	struct measure_target *t = NULL;
@@ -207,6 +207,9 @@ int measuring_run(struct session *s, const struct syscall *const *scs, size_t n,
 			describe_kernel(&t[i], accel, &rep->kernels[i]);
 			if (t[i].failed)
 				warning("measure: kernel %s gave no answers: %s", rep->kernels[i].version, t[i].failed);
+			else if (how)
+				sbuf_addf(how, "  %s: %s; %.1f s in all\n", rep->kernels[i].version, t[i].how,
+					  (double)t[i].elapsed_ms / 1000);
 		}
 		fill_cases(rep, ans, refused);
 	}

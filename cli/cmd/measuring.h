@@ -22,9 +22,11 @@ struct measuring_choice {
 /* Does sc have a matrix (a struct whose size is a version)? */
 bool measuring_has_matrix(const struct syscall *sc);
 /* Measures the matrix rows of scs[0..n) on the chosen kernels into rep (release it). Says
- * on stderr which kernels did not come up. 0, or -1 (reported). */
+ * on stderr which kernels did not come up; how each kernel ran (booted how and how fast,
+ * the time its calls took) goes to how, a line each, when it is not NULL. 0, or -1
+ * (reported). */
 int measuring_run(struct session *s, const struct syscall *const *scs, size_t n, const struct measuring_choice *ch,
-		  struct measured_report *rep);
+		  struct measured_report *rep, struct sbuf *how);
 
 /* How many measured answers of rep are not what the simulator says at their kernels. */
 size_t measuring_count_differences(struct session *s, const struct measured_report *rep);
