@@ -110,7 +110,7 @@ def load_newer(data):
             continue
         for fs in doc.get("flagsets", []):
             t = fs.get("strace")
-            if t and fs.get("kind") == "bits":
+            if t and (fs.get("kind") == "bits" or t.get("order")):
                 known = set(t.get("order", [])) | set(t.get("first", []))
                 NEWER.update(f["name"] for f in fs["flags"] if f["name"] not in known)
         for st in doc.get("structs", []):
@@ -173,7 +173,8 @@ class Runner:
                 c.xline = d.get("line")
                 if d.get("stage") in ("called", "timeout", "signaled"):
                     c.sline = lines[k] if k < len(lines) else None
-                    k += 1
+                    # the follow-up calls that explained an EINVAL ran in children of their own
+                    k += 1 + int(d.get("followup_calls") or 0)
             if k != len(lines) and not self.o.quiet:
                 print("stracetest: %s: %d calls made, %d strace lines (%s)" % (name, k, len(lines), err.strip()[:200]),
                       file=sys.stderr)

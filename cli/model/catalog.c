@@ -585,7 +585,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 	check_bool(r, &st->packed);
 	MV_ARR(r, st->fields, st->nfields), MV_ARR(r, st->versions, st->nversions);
 	MV_REF(r, st->size_field, st->fields, st->nfields);
-	MV_STR(r, st->strace_source), check_bool(r, &st->tail_more);
+	MV_STR(r, st->strace_source), check_bool(r, &st->tail_more), check_bool(r, &st->strace_by_version);
 	for (size_t k = 0; st->fields && k < st->nfields && !r->bad; k++) {
 		struct field *f = &st->fields[k];
 		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->zero), MV_STR(r, f->type_text);
@@ -595,7 +595,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
 		MV_STRS(r, f->aliases, f->naliases);
 		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_MODE), ENUM_OK(r, f->direction, FD_LAST);
-		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only);
+		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only), check_bool(r, &f->strace_extra);
 	}
 	for (size_t k = 0; st->versions && k < st->nversions; k++) {
 		struct sversion *v = &st->versions[k];

@@ -86,6 +86,7 @@ struct field {
 	enum fdir direction;   /* FD_DEFAULT: the struct's (or the call's) */
 	bool reserved, string;
 	bool verbose_only;     /* strace shows it only with -v (statx's stx_blksize), else ", ..." */
+	bool strace_extra;     /* a reserved area strace shows, when nonzero, as ... (-v: extra_data=) */
 	/* how strace decodes it (model/decode.c): shown_if, when the call line shows the field
 	 * (else always); written_if, when a successful call wrote it back (shown after "=>") */
 	struct field_cond shown_if, written_if;
@@ -115,6 +116,8 @@ struct cstruct {
 	 * a size past the struct shown as ", ..." (sched_attr) rather than its nonzero bytes */
 	const char *strace_source;
 	bool tail_more;
+	bool strace_by_version; /* fields shown up to the largest version the size holds (sched_attr) */
+	unsigned strace_size;   /* where that strace's struct ends, when before ours (landlock's 8); 0: ours */
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };

@@ -507,8 +507,8 @@ static void load_strace_xlat(struct loader *L, json_t *o, struct flagset *fs)
 		for (size_t i = 0; m && i < fs->nflags; i++)
 			if (!strcmp(fs->flags[i].name, m) && fs->flags[i].mask)
 				x->first_mask = fs->flags[i].value;
-		if (!L->failed && fs->kind == FS_ENUM && (x->norder || x->nfirst))
-			lerr(L, "an enum's strace table is looked up by value: no \"order\" or \"first\"");
+		if (!L->failed && fs->kind == FS_ENUM && x->nfirst)
+			lerr(L, "an enum's strace table is looked up by value: its \"order\" lists the names it has, no \"first\"");
 		else if (!L->failed && fs->kind == FS_BITS && (!x->norder || !m != !x->nfirst || (m && !x->first_mask)))
 			lerr(L, "strace's table needs an \"order\", and \"first\" with \"first_mask\" (a mask flag) or neither");
 	}
@@ -576,11 +576,11 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
 					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
-					  "source", "unverified", "backported", "verbose_only", NULL };
+					  "source", "unverified", "backported", "verbose_only", "strace_extra", NULL };
 static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
-static const char *const struct_strace_keys[] = { "source", "tail", "size", NULL };
+static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", NULL };
 static const char *const struct_tails[] = { "bytes", "more", NULL };
 static const char *const version_keys[] = { "name", "size", "since", "internal", "source", "unverified", "backported",
 					     NULL };
@@ -678,6 +678,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		load_provenance(L, fo, "a field", 0, NULL, &f->prov);
 		f->string = get_bool(L, fo, "string");
 		f->verbose_only = get_bool(L, fo, "verbose_only");
+		f->strace_extra = get_bool(L, fo, "strace_extra");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
 		load_field_direction(L, fo, st, f);
 		if (f->string)
@@ -787,10 +788,13 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 		if (check_object(L, so, "strace's view of a struct", struct_strace_keys)) {
 			st->strace_source = get_str(L, so, "source", true, "strace's view of a struct");
 			st->tail_more = pick(L, so, "tail", "strace's view of a struct", struct_tails, 0) == 1;
+			st->strace_by_version = get_bool(L, so, "by_version");
 			/* "size": where that strace's struct ends, when before the catalogue's; xsc's
-			 * lines show the fields past it (its tests tell such lines apart) */
-			uint64_t ss;
+			 * lines show the fields past it (its tests tell such lines apart), and strace's
+			 * "..." for bytes past it that no field shows */
+			uint64_t ss = 0;
 			(void)get_uint(L, so, "size", false, "strace's view of a struct", 1, 1u << 20, &ss);
+			st->strace_size = (unsigned)ss;
 		}
 		pop(L);
 	}

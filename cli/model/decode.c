@@ -170,12 +170,34 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 		return;
 	}
 	uint64_t shown = size < st->size ? size : st->size;
-	bool first = true, abbreviated = false;
+	if (st->strace_by_version) /* strace shows the fields of the largest version the size holds */
+		for (size_t i = st->nversions; i-- > 0;)
+			if (st->versions[i].size <= size) {
+				shown = shown < st->versions[i].size ? shown : st->versions[i].size;
+				break;
+			}
+	bool first = true, abbreviated = false, past_strace = false;
 	sbuf_addch(sb, '{');
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
 		if (f->offset + f->size > shown || skip_field(cat, st, f, data, len))
 			continue;
+		if ((style & DECODE_ENTRY) && f->direction == FD_OUT)
+			continue; /* the kernel writes it: strace shows it on exit, if at all */
+		if (f->strace_extra) { /* strace's decode_attr_extra_data (bpf.c) */
+			if (mem_all_zero(data + f->offset, f->size))
+				continue;
+			if (!(style & DECODE_VERBOSE)) {
+				abbreviated = true;
+				continue;
+			}
+			sbuf_addf(sb, "%sextra_data=\"", first ? "" : ", ");
+			for (unsigned k = 0; k < f->size; k++)
+				sbuf_addf(sb, "\\x%02x", data[f->offset + k]);
+			sbuf_addf(sb, "\" /* bytes %u..%u */", f->offset, f->offset + f->size - 1);
+			first = false;
+			continue;
+		}
 		if (f->verbose_only && !(style & DECODE_VERBOSE)) {
 			abbreviated = true; /* strace's abbrev(tcp): -v shows it */
 			continue;
@@ -183,7 +205,10 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
 		decode_field(sb, cat, f, data);
 		first = false;
+		past_strace |= st->strace_size && f->offset >= st->strace_size;
 	}
+	/* bytes past the struct that strace knows, which no field of ours showed: its "..." */
+	abbreviated |= st->strace_size && size > st->strace_size && !past_strace;
 	if (abbreviated) {
 		sbuf_addf(sb, "%s...", first ? "" : ", ");
 		first = false;
@@ -380,7 +405,7 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 				put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
 				continue;
 			}
-			decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style);
+			decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style | DECODE_ENTRY);
 			put_writeback(sb, cat, st, o);
 			continue;
 		}

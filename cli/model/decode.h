@@ -12,7 +12,10 @@
 
 /* One field's value as strace shows it. data holds the struct. */
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
-enum { DECODE_VERBOSE = 1 }; /* strace -v: no abbreviation (statx's fields past stx_size) */
+enum {
+	DECODE_VERBOSE = 1, /* strace -v: no abbreviation (statx's fields past stx_size) */
+	DECODE_ENTRY = 2,   /* what the kernel reads, on the call's entry: an out field is left out */
+};
 /* {f=v, …} for the bytes the kernel was given: size bytes of data (len of them readable). */
 void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr);

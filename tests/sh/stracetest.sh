@@ -9,7 +9,7 @@ need python3 "no python3"
 need strace "no strace"
 strace -qq -e trace=none true 2>/dev/null || { echo "strace cannot trace here"; exit 77; }
 python3 "$top/tests/stracetest.py" --xsc "$XSC" --data "$top/data" --cases 200 --seed 30 \
-	--min-share 50 --no-minimise --quiet >out.txt 2>&1
+	--min-share 72 --no-minimise --quiet >out.txt 2>&1
 rc=$?
 cat out.txt
 exit $rc
