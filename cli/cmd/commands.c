@@ -63,17 +63,18 @@ const struct command commands[] = {
 	  "Calls SYSCALL with the current buffer (or the newest buffer of its struct, or a zeroed\n"
 	  "one) in a forked child inside a fresh sandbox directory, with a timeout (--timeout MS,\n"
 	  "2000 by default). Arguments default from the catalogue; ARG=VALUE overrides one.\n"
-	  "Prints the call the way strace does (strace -v with --verbose), the result, why the kernel answered so (for\n"
-	  "EINVAL, follow-up calls find the refused flag bit or field) and every byte it wrote\n"
-	  "back, which is then in the buffer. ARG=\"bytes\" (zero-filled to the buffer's length)\n"
-	  "or ARG=&NAME (buffer NAME) for a struct argument is passed instead of the buffer and\n"
-	  "checked as it would be. Nothing outside the sandbox changes unless --unsafe is given:\n"
-	  "without it, paths that leave the sandbox for writing (or to open a device or FIFO),\n"
-	  "descriptors other than AT_FDCWD and xsc's own, pids other than 0, raw addresses, and\n"
-	  "commands or ioctl requests xsc does not know to be harmless are refused, and the call\n"
-	  "notes which checks --unsafe lifted. Syscall numbers, argument kinds and ioctl requests\n"
-	  "come from xsc's build, never from the catalogue; a solution 'lesson --check' runs may\n"
-	  "not use --unsafe. A syscall error is the answer, not a failure of the command.",
+	  "Prints the call the way strace does (as strace -v with --verbose), the result, why\n"
+	  "the kernel answered so (for EINVAL, follow-up calls find the refused flag bit or\n"
+	  "field) and every byte it wrote back, which is then in the buffer. ARG=\"bytes\"\n"
+	  "(zero-filled to the buffer's length) or ARG=&NAME (buffer NAME) for a struct argument\n"
+	  "is passed instead of the buffer and checked as it would be. Nothing outside the\n"
+	  "sandbox changes unless --unsafe is given: without it, paths that leave the sandbox\n"
+	  "for writing (or to open a device or FIFO), descriptors other than AT_FDCWD and xsc's\n"
+	  "own, pids other than 0, raw addresses, and commands or ioctl requests xsc does not\n"
+	  "know to be harmless are refused, and the call notes which checks --unsafe lifted.\n"
+	  "Syscall numbers, argument kinds and ioctl requests come from xsc's build, never from\n"
+	  "the catalogue; a solution 'lesson --check' runs may not use --unsafe. A syscall error\n"
+	  "is the answer, not a failure of the command.",
 	  CMD_CATALOG | CMD_JSON, { COMP_ENTITY, COMP_NONE, COMP_NONE } },
 	{ "target", cmd_target, "[live | sim VERSION [--check-fields] | vm VERSION]",
 	  "call the running kernel, a simulated one, or a real one in qemu",
