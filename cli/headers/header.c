@@ -1309,6 +1309,166 @@ static int refused_include(CXTranslationUnit tu, const char *name)
 	return r;
 }
 
+/* The text libclang parses: the header, then each name that may be a macro as a constant of
+ * its own type, so that libclang evaluates them; w gets the names and the walk's state. */
+static void make_probe(struct walk *w, struct header *h, const char *text, size_t len, const char *hpath,
+		       const char *ppath, struct sbuf *probe)
+{
+	scan_macro_names(text, len, &w->cand, &w->ncand);
+	sbuf_addf(probe, "#include \"%s\"\n", hpath);
+	for (size_t i = 0; i < w->ncand; i++)
+		sbuf_addf(probe, "static const __typeof__((%s)) __xsc_m_%zu = (%s);\n", w->cand[i], i, w->cand[i]);
+	w->ord = order_by_name(w->cand, w->ncand);
+	w->mac = xcalloc(w->ncand + 1, sizeof(*w->mac));
+	w->have = xcalloc(w->ncand + 1, sizeof(bool));
+	w->defined = xcalloc(w->ncand + 1, sizeof(bool));
+	w->h = h;
+	w->path = hpath;
+	w->probe = ppath;
+}
+
+/* The kernel version of the headers parsed against (LINUX_VERSION_CODE), when known. */
+static void read_kernel_version(struct header *h)
+{
+	char *vt;
+	size_t vl;
+	struct sbuf vh = SBUF_INIT;
+	sbuf_addf(&vh, "%s/linux/version.h", include_dir ? include_dir : "/usr/include");
+	int rv = read_file_max(vh.buf, 65536, &vt, &vl);
+	sbuf_release(&vh);
+	if (!rv) {
+		const char *v = strstr(vt, "LINUX_VERSION_CODE");
+		if (v)
+			h->kernel_version = (unsigned)strtoul(v + 18, NULL, 10);
+		free(vt);
+	}
+}
+
+/* A diagnostic "'INC' file not found" (m): reported once, and an empty stand-in for INC
+ * made under stubs. Is there a new stand-in (parse again)? */
+static bool stand_in(struct header *h, CXTranslationUnit tu, CXDiagnostic dg, const char *m, const char *hpath,
+		     const struct sbuf *stubs)
+{
+	const char *q = strstr(m, "' file not found");
+	bool again = false;
+	char *inc = xstrndup(m + 1, (size_t)(q - m - 1));
+	CXFile f;
+	unsigned line = 0, col = 0, off;
+	L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
+	CXString fn = L.getFileName(f);
+	bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath);
+	L.disposeString(fn);
+	struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
+	/* the name as the directive spells it: "x" or <x> */
+	size_t flen = 0;
+	const char *fc = L.getFileContents(tu, f, &flen);
+	bool quoted = fc && off < flen && fc[off] == '"';
+	sbuf_addf(&msg, "include %c%s%c not found; its declarations are missing", quoted ? '"' : '<', inc,
+		  quoted ? '"' : '>');
+	bool told = false;
+	for (size_t k = 0; k < h->ndiags && !told; k++)
+		told = !strcmp(h->diags[k].rule, "INCLUDE_NOT_FOUND") && !strcmp(h->diags[k].msg, msg.buf);
+	if (!told)
+		add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", ours ? line : 0, ours ? col : 0, msg.buf);
+	/* the stand-in, with its directories */
+	sbuf_addf(&sp2, "%s/%s", stubs->buf, inc);
+	/* none for an absolute name (no search finds it: each try would parse again) */
+	if (!strstr(inc, "..") && inc[0] != '/') {
+		for (char *s = sp2.buf + stubs->len + 1; *s; s++)
+			if (*s == '/') {
+				*s = '\0';
+				mkdir(sp2.buf, 0700);
+				*s = '/';
+			}
+		if (write_file_scratch(sp2.buf, "", 0) == 0)
+			again = true;
+	}
+	free(inc);
+	sbuf_release(&msg), sbuf_release(&sp2);
+	return again;
+}
+
+/* Stand-ins for the missing includes of tu: is there a new one (parse again)? */
+static bool stand_ins(struct header *h, CXTranslationUnit tu, const char *hpath, const struct sbuf *stubs)
+{
+	bool again = false;
+	unsigned nd = L.getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic dg = L.getDiagnostic(tu, i);
+		CXString sp = L.getDiagnosticSpelling(dg);
+		const char *m = L.getCString(sp);
+		if (m && m[0] == '\'' && strstr(m, "' file not found") && stand_in(h, tu, dg, m, hpath, stubs))
+			again = true;
+		L.disposeString(sp);
+		L.disposeDiagnostic(dg);
+	}
+	return again;
+}
+
+/* The probe (the header and its macros) parsed, missing includes reported and stood in for
+ * until none is new; NULL after err(). */
+static CXTranslationUnit parse_probe(struct header *h, CXIndex idx, const char *name, const struct sbuf *ppath,
+				     const struct sbuf *probe, const char *const *args, size_t nargs,
+				     const struct sbuf *hpath, const struct sbuf *stubs, bool confine)
+{
+	CXTranslationUnit tu = NULL;
+	for (int attempt = 0; attempt < 32; attempt++) {
+		struct CXUnsavedFile uf = { ppath->buf, probe->buf, (unsigned long)probe->len };
+		enum CXErrorCode ec = L.parseTranslationUnit2(idx, ppath->buf, args, (int)nargs, &uf, 1,
+							      CXTranslationUnit_DetailedPreprocessingRecord |
+								      CXTranslationUnit_SkipFunctionBodies |
+								      CXTranslationUnit_KeepGoing,
+							      &tu);
+		if (ec == CXError_Crashed) {
+			err("'%s': libclang crashed while parsing it (a libclang bug, which malformed C can set off)",
+			    name);
+			return NULL;
+		}
+		if (ec != CXError_Success || !tu) {
+			err("'%s': libclang could not parse it", name);
+			return NULL;
+		}
+		if (confine && refused_include(tu, name) < 0)
+			break;
+		/* missing includes: report each once, give them empty stand-ins, parse again */
+		if (!stand_ins(h, tu, hpath->buf, stubs))
+			return tu;
+		L.disposeTranslationUnit(tu);
+		tu = NULL;
+	}
+	if (tu)
+		L.disposeTranslationUnit(tu);
+	else
+		err("'%s': too many missing includes", name);
+	return NULL;
+}
+
+/* The compiler's errors inside the header (hpath), as diagnostics. */
+static void compiler_errors(struct header *h, CXTranslationUnit tu, const char *hpath)
+{
+	unsigned nd = L.getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic dg = L.getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sv = L.getDiagnosticSeverity(dg);
+		if (sv >= CXDiagnostic_Error) {
+			CXFile f;
+			unsigned line = 0, col = 0, off;
+			L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
+			CXString fn = L.getFileName(f);
+			bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath);
+			L.disposeString(fn);
+			CXString sp = L.getDiagnosticSpelling(dg);
+			const char *m = L.getCString(sp);
+			if (ours && m && !strstr(m, "file not found"))
+				add_diag(h, HD_ERROR, "PARSE_ERROR", line, col, m);
+			else if (m && strstr(m, "nested too deeply")) /* in an included file: a cycle */
+				add_diag(h, HD_ERROR, "PARSE_ERROR", 0, 0, "#include nested too deeply: the includes form a cycle");
+			L.disposeString(sp);
+		}
+		L.disposeDiagnostic(dg);
+	}
+}
+
 static int parse(struct header *h, const char *name, const char *text, size_t len, const char *dir, bool confine)
 {
 	memset(h, 0, sizeof(*h));
@@ -1321,20 +1481,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 		return err("'%s': not a C header (it holds NUL bytes)", name);
 	if (load_clang() < 0)
 		return -1;
-	{
-		char *vt;
-		size_t vl;
-		struct sbuf vh = SBUF_INIT;
-		sbuf_addf(&vh, "%s/linux/version.h", include_dir ? include_dir : "/usr/include");
-		int rv = read_file_max(vh.buf, 65536, &vt, &vl);
-		sbuf_release(&vh);
-		if (!rv) {
-			const char *v = strstr(vt, "LINUX_VERSION_CODE");
-			if (v)
-				h->kernel_version = (unsigned)strtoul(v + 18, NULL, 10);
-			free(vt);
-		}
-	}
+	read_kernel_version(h);
 	int ret = -1;
 	struct sbuf hpath = SBUF_INIT, ppath = SBUF_INIT, stubs = SBUF_INIT, probe = SBUF_INIT, origdir = SBUF_INIT;
 	struct sbuf iq = SBUF_INIT, is = SBUF_INIT, ik = SBUF_INIT;
@@ -1366,119 +1513,17 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	if (hinclude_check(name, dir, text, len, dirs, ARRAY_SIZE(dirs), &accepted) < 0 ||
 	    (confine && confine_reads(&accepted, dir) < 0))
 		goto out;
-	scan_macro_names(text, len, &w.cand, &w.ncand);
-	sbuf_addf(&probe, "#include \"%s\"\n", hpath.buf);
-	for (size_t i = 0; i < w.ncand; i++)
-		sbuf_addf(&probe, "static const __typeof__((%s)) __xsc_m_%zu = (%s);\n", w.cand[i], i, w.cand[i]);
-	w.ord = order_by_name(w.cand, w.ncand);
-	w.mac = xcalloc(w.ncand + 1, sizeof(*w.mac));
-	w.have = xcalloc(w.ncand + 1, sizeof(bool));
-	w.defined = xcalloc(w.ncand + 1, sizeof(bool));
-	w.h = h;
-	w.path = hpath.buf;
-	w.probe = ppath.buf;
+	make_probe(&w, h, text, len, hpath.buf, ppath.buf, &probe);
 	idx = L.createIndex(0, 0);
 	sbuf_addf(&iq, "-I%s", origdir.len ? origdir.buf : dir);
 	sbuf_addf(&is, "-I%s", stubs.buf);
 	sbuf_addf(&ik, "-I%s", sysinc);
 	const char *args[] = { "-xc", "-std=gnu11", "-w", "-ferror-limit=0", "-fno-spell-checking",
 			       iq.buf, ik.buf, "-I/usr/include", is.buf };
-	for (int attempt = 0; attempt < 32; attempt++) {
-		struct CXUnsavedFile uf = { ppath.buf, probe.buf, (unsigned long)probe.len };
-		enum CXErrorCode ec = L.parseTranslationUnit2(idx, ppath.buf, args, (int)ARRAY_SIZE(args), &uf, 1,
-							      CXTranslationUnit_DetailedPreprocessingRecord |
-								      CXTranslationUnit_SkipFunctionBodies |
-								      CXTranslationUnit_KeepGoing,
-							      &tu);
-		if (ec == CXError_Crashed) {
-			err("'%s': libclang crashed while parsing it (a libclang bug, which malformed C can set off)",
-			    name);
-			goto out;
-		}
-		if (ec != CXError_Success || !tu) {
-			err("'%s': libclang could not parse it", name);
-			goto out;
-		}
-		if (confine && refused_include(tu, name) < 0)
-			goto out;
-		/* missing includes: report each once, give them empty stand-ins, parse again */
-		bool again = false;
-		unsigned nd = L.getNumDiagnostics(tu);
-		for (unsigned i = 0; i < nd; i++) {
-			CXDiagnostic dg = L.getDiagnostic(tu, i);
-			CXString sp = L.getDiagnosticSpelling(dg);
-			const char *m = L.getCString(sp);
-			const char *q = m ? strstr(m, "' file not found") : NULL;
-			if (q && m[0] == '\'') {
-				char *inc = xstrndup(m + 1, (size_t)(q - m - 1));
-				CXFile f;
-				unsigned line = 0, col = 0, off;
-				L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
-				CXString fn = L.getFileName(f);
-				bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath.buf);
-				L.disposeString(fn);
-				struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
-				/* the name as the directive spells it: "x" or <x> */
-				size_t flen = 0;
-				const char *fc = L.getFileContents(tu, f, &flen);
-				bool quoted = fc && off < flen && fc[off] == '"';
-				sbuf_addf(&msg, "include %c%s%c not found; its declarations are missing",
-					  quoted ? '"' : '<', inc, quoted ? '"' : '>');
-				bool told = false;
-				for (size_t k = 0; k < h->ndiags && !told; k++)
-					told = !strcmp(h->diags[k].rule, "INCLUDE_NOT_FOUND") && !strcmp(h->diags[k].msg, msg.buf);
-				if (!told)
-					add_diag(h, HD_WARNING, "INCLUDE_NOT_FOUND", ours ? line : 0, ours ? col : 0, msg.buf);
-				/* the stand-in, with its directories */
-				sbuf_addf(&sp2, "%s/%s", stubs.buf, inc);
-				/* none for an absolute name (no search finds it: each try would parse again) */
-				if (!strstr(inc, "..") && inc[0] != '/') {
-					for (char *s = sp2.buf + stubs.len + 1; *s; s++)
-						if (*s == '/') {
-							*s = '\0';
-							mkdir(sp2.buf, 0700);
-							*s = '/';
-						}
-					if (write_file_scratch(sp2.buf, "", 0) == 0)
-						again = true;
-				}
-				free(inc);
-				sbuf_release(&msg), sbuf_release(&sp2);
-			}
-			L.disposeString(sp);
-			L.disposeDiagnostic(dg);
-		}
-		if (!again)
-			break;
-		L.disposeTranslationUnit(tu);
-		tu = NULL;
-	}
-	if (!tu) {
-		err("'%s': too many missing includes", name);
+	tu = parse_probe(h, idx, name, &ppath, &probe, args, ARRAY_SIZE(args), &hpath, &stubs, confine);
+	if (!tu)
 		goto out;
-	}
-	/* the compiler's errors inside the header */
-	unsigned nd = L.getNumDiagnostics(tu);
-	for (unsigned i = 0; i < nd; i++) {
-		CXDiagnostic dg = L.getDiagnostic(tu, i);
-		enum CXDiagnosticSeverity sv = L.getDiagnosticSeverity(dg);
-		if (sv >= CXDiagnostic_Error) {
-			CXFile f;
-			unsigned line = 0, col = 0, off;
-			L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
-			CXString fn = L.getFileName(f);
-			bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath.buf);
-			L.disposeString(fn);
-			CXString sp = L.getDiagnosticSpelling(dg);
-			const char *m = L.getCString(sp);
-			if (ours && m && !strstr(m, "file not found"))
-				add_diag(h, HD_ERROR, "PARSE_ERROR", line, col, m);
-			else if (m && strstr(m, "nested too deeply")) /* in an included file: a cycle */
-				add_diag(h, HD_ERROR, "PARSE_ERROR", 0, 0, "#include nested too deeply: the includes form a cycle");
-			L.disposeString(sp);
-		}
-		L.disposeDiagnostic(dg);
-	}
+	compiler_errors(h, tu, hpath.buf);
 	L.visitChildren(L.getTranslationUnitCursor(tu), top_visit, &w);
 	drop_duplicate_structs(h);
 	header_index(h);
