@@ -113,6 +113,7 @@ static const struct sysguard io_uring_setup_guard = {
 static const struct sysent table[] = {
 	{ "bpf", SYS_bpf, PRIVILEGED, "can", CMDS(bpf_next_id), 0 },
 	{ "cachestat", SYS_cachestat, SANDBOX, "faan", NULL, 0, 0, .prep = PREP_DIR },
+	{ "capget", SYS_capget, PURE, "aa", NULL, 0, 0 }, /* reads the child's own sets (pid 0) */
 	{ "clone3", SYS_clone3, SANDBOX, "an", NULL, 0, 0, .how = SH_CLONE3, .guard = &clone3_guard },
 	{ "clone", SYS_clone, SANDBOX, "naaan", NULL, 0, 0, .how = SH_FORKS },
 #ifdef SYS_fork

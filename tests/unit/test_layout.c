@@ -45,6 +45,7 @@
 #include <linux/fs.h>          /* struct procmap_query (6.11) */
 #include <linux/ptrace.h>
 #include <linux/nsfs.h>        /* struct mnt_ns_info (6.12) */
+#include <linux/capability.h>
 
 #if __has_include(<bpf/btf.h>) && __has_include(<linux/btf.h>)
 #include <bpf/btf.h>
@@ -412,6 +413,9 @@ static void check_headers(void)
 	FIELD(ptrace_rseq_configuration, flags);
 	FIELD(ptrace_rseq_configuration, pad);
 	SIZE(ptrace_rseq_configuration);
+	FIELD(__user_cap_header_struct, version);
+	FIELD(__user_cap_header_struct, pid);
+	SIZE(__user_cap_header_struct);
 #ifdef NS_MNT_GET_INFO
 	FIELD(mnt_ns_info, size);
 	FIELD(mnt_ns_info, nr_mounts);
