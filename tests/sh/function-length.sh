@@ -23,7 +23,6 @@ lengths() {
 # FILE FUNCTION: its length when the list was made
 long='
 cli/docs/docgen.c syscall_page 201
-cli/cmd/cmd_dump.c cmd_dump 140
 cli/model/dataload.c load_syscall 129
 cli/docs/site.c render_page 122
 cli/cmd/cmd_show.c show_syscall 122
