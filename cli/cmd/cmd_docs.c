@@ -11,9 +11,11 @@
 #include "cmd/commands.h"
 #include "base/outfile.h"
 #include "cmd/docbundle.h"
+#include "cmd/measuring.h"
 #include "docs/owndir.h"
 #include "docs/site.h"
 #include "model/dataload.h"
+#include "sim/matrix.h"
 #include "teach/lesson.h"
 #include "base/banned.h"
 
@@ -30,60 +32,53 @@ static const char *comp_word(enum completer c)
 	}
 }
 
-/* Output of another command (the matrix) captured as text: argv[0] is its name. */
-static int capture(struct session *s, const struct command *c, int argc, char **argv, struct sbuf *out)
+/* Rendered text as the matrix command's out_puts shows it: sanitised, no colour. */
+static void add_shown(struct sbuf *out, struct sbuf *raw)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	if (!fp)
-		return err("cannot capture '%s': %m", c->name);
-	struct out saved = s->out;
-	const bool *quoted = s->quoted;
-	s->quoted = NULL;
-	out_init(&s->out, fp, false, false);
-	const struct command *running = s->running;
-	s->running = c;
-	int r = c->fn(s, argc, argv);
-	s->running = running;
-	out_done(&s->out);
-	fclose(fp);
-	s->out = saved;
-	s->quoted = quoted;
-	if (!r)
-		sbuf_add(out, buf, len);
-	free(buf);
-	return r;
+	safe_text(out, raw->buf, raw->len, SAFE_NL | SAFE_TAB);
+	sbuf_reset(raw);
 }
 
 /* The matrix of sc, with the measured columns of the reports in the catalogue's measured/
- * (what 'make measure' writes) and in the bundle's extra directory (site --measured DIR). */
+ * (what 'make measure' writes) and in the bundle's extra directory (site --measured DIR),
+ * from sim/matrix.h and the measurements' renderer (cmd/measuring.h). */
 static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struct sbuf *svg)
 {
 	struct docbundle *b = ctx;
 	struct session *s = b->s;
-	const struct command *c = command_find("matrix");
-	if (!c || !sc->st || !sc->st->nversions || sc->size_where == SW_NONE)
+	struct matrix m;
+	if (!sc->st || !sc->st->nversions || sc->size_where == SW_NONE)
 		return -1; /* only calls whose size is a version have a matrix */
-	struct sbuf own = SBUF_INIT;
+	if (matrix_build(s->cat, sc, &m) < 0)
+		return -1;
+	struct sbuf own = SBUF_INIT, raw = SBUF_INIT;
 	sbuf_addf(&own, "%s/measured", s->cat->dir);
-	char *argv[8] = { (char *)c->name, (char *)sc->name, "--format=md" };
-	int argc = 3, r = 0;
-	if (access(own.buf, F_OK) == 0) {
-		argv[argc++] = "--reports";
-		argv[argc++] = own.buf;
+	const char *dirs[2];
+	size_t ndirs = 0, nreps = 0;
+	if (access(own.buf, F_OK) == 0)
+		dirs[ndirs++] = own.buf;
+	if (b->measured_extra)
+		dirs[ndirs++] = b->measured_extra;
+	struct measured_report *reps = NULL;
+	struct measured_view v = { 0 };
+	int r = 0;
+	for (size_t i = 0; !r && i < ndirs; i++)
+		r = measured_load_dir(dirs[i], false, &reps, &nreps);
+	if (!r && ndirs)
+		measured_view_build(reps, nreps, sc->name, &v);
+	if (!r && md) {
+		measuring_markdown(s, &m, ndirs ? &v : NULL, &raw);
+		add_shown(md, &raw);
 	}
-	if (b->measured_extra) {
-		argv[argc++] = "--reports";
-		argv[argc++] = (char *)b->measured_extra;
-	}
-	if (md)
-		r = capture(s, c, argc, argv, md);
 	if (!r && svg) {
-		char *pic[] = { (char *)c->name, (char *)sc->name, "--format=svg", NULL };
-		capture(s, c, 3, pic, svg);
+		matrix_svg(&m, &raw);
+		add_shown(svg, &raw);
 	}
+	sbuf_release(&raw);
 	sbuf_release(&own);
+	measured_view_release(&v);
+	measured_release_all(reps, nreps);
+	matrix_release(&m);
 	return r ? -1 : 0;
 }
 
@@ -297,7 +292,7 @@ int docbundle_init_measured(struct docbundle *b, struct session *s, const struct
 	b->in = (struct docgen_input){ .cat = cat, .cmds = b->cmds, .ncmds = n, .guide = b->guide,
 				       .opts = b->opts, .nopts = nopts,
 				       .nguide = b->nguide, .lessons = b->lessons, .nlessons = b->nfiles - b->nguide,
-				       .matrix = command_find("matrix") ? matrix_cb : NULL, .ctx = b, .probe = probe,
+				       .matrix = matrix_cb, .ctx = b, .probe = probe,
 				       .census = &b->census };
 	if (topic)
 		docgen_reference_topic(&b->in, topic, &b->ref);

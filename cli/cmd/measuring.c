@@ -470,6 +470,11 @@ static void render_text(struct session *s, const struct matrix *m, const struct 
 	sbuf_release(&line);
 }
 
+void measuring_markdown(struct session *s, const struct matrix *m, const struct measured_view *v, struct sbuf *md)
+{
+	render_md(s, m, v, md);
+}
+
 void measuring_render(struct session *s, const struct matrix *m, const struct measured_view *v, const char *format,
 		      struct sbuf *md)
 {

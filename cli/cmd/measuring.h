@@ -30,6 +30,9 @@ int measuring_run(struct session *s, const struct syscall *const *scs, size_t n,
 
 /* How many measured answers of rep are not what the simulator says at their kernels. */
 size_t measuring_count_differences(struct session *s, const struct measured_report *rep);
+/* The matrix of m as Markdown, with the columns of v beside it when v has any (v may be
+ * NULL), appended to md whatever the session's output mode (docs, site). */
+void measuring_markdown(struct session *s, const struct matrix *m, const struct measured_view *v, struct sbuf *md);
 /* The matrix of m, with the columns of v beside it when v has any, in format "text" or "md"
  * (text and JSON through s->out; md appended to md). */
 void measuring_render(struct session *s, const struct matrix *m, const struct measured_view *v, const char *format,
