@@ -9,6 +9,11 @@ is decoded), runs them live under `strace -f -qq -e trace=NAME` (and with -v aga
 padding before " = " is ignored. A line strace did not decode fully (it printed the struct
 as an address where xsc decoded it, or "syscall_0x...") is counted apart.
 
+A round trip follows the default mode: strace's struct lines (of the interfaces whose line is
+their own call) are given back to `xsc explain FILE`, whose rebuilt bytes must equal those
+xsc passed in every input field strace printed; the count is printed (perf_event_attr in
+strace's style, io_uring_setup's exit half and tails cut by -s are not read back).
+
 The last lines are
   stracetest: MODE: N lines strace decodes fully, I identical (P%)
 one a mode; each mismatch is minimised (as difftest minimises) and printed with both lines.
@@ -171,6 +176,7 @@ class Runner:
                 d = calls[di]
                 di += 1
                 c.xline = d.get("line")
+                c.passed = d.get("passed")
                 if d.get("stage") in ("called", "timeout", "signaled"):
                     c.sline = lines[k] if k < len(lines) else None
                     # the follow-up calls that explained an EINVAL ran in children of their own
@@ -185,6 +191,81 @@ def compare(cases):
             and (norm(c.sline) == c.xline or not beyond(c.xline, c.sline))]
     same = [c for c in full if norm(c.sline) == c.xline]
     return full, same
+
+
+def struct_text(line):
+    """The first {...} of a call line (the struct strace printed), or None."""
+    i = line.find("{")
+    if i < 0:
+        return None
+    depth, quote = 0, False
+    for j in range(i, len(line)):
+        ch = line[j]
+        if quote:
+            quote = ch != '"' or line[j - 1] == "\\"
+        elif ch == '"':
+            quote = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return line[i:j + 1]
+    return None
+
+
+def shown_fields(text):
+    """The top-level field names strace printed in a struct."""
+    names, depth, start = [], 0, 1
+    for j, ch in enumerate(text):
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        if depth == 1 and (ch == "," or j == 0):
+            m = re.match(r"\s*([a-z_][a-z0-9_.]*)=", text[j + 1:])
+            if m:
+                names.append(m.group(1))
+    return names
+
+
+def roundtrip(runner, cases):
+    """explain of strace's line rebuilds the bytes xsc passed, in every field strace printed:
+    returns (compared, same, first differences)."""
+    todo = [c for c in cases if c.sline and c.passed and decoded_fully(c.xline, c.sline)
+            and struct_text(norm(c.sline)) and " => " not in c.sline
+            and traced_name(c.sline) in (c.iface.name, "ioctl")]   # explain names a multiplexer's entry by its line
+    path = os.path.join(runner.work, "roundtrip.strace")
+    with open(path, "w") as f:
+        for c in todo:
+            f.write(norm(c.sline) + "\n")
+    p = subprocess.run([runner.xsc, "--data", runner.data, "--json", "explain", path], capture_output=True,
+                       text=True, errors="replace", cwd=runner.work)
+    top = [d for d in difftest.docs(p.stdout) if isinstance(d, dict) and "explained_calls" in d]
+    docs = top[0]["explained_calls"] if top else []
+    if len(docs) != len(todo):
+        return len(todo), 0, ["explain gave %d documents for %d lines: %s" % (len(docs), len(todo), p.stderr[:300])]
+    same, bad = 0, []
+    for c, d in zip(todo, docs):
+        if "unexplained" in d:
+            if len(bad) < 8:
+                bad.append("not read back: %s" % d["unexplained"][:200])
+            continue
+        rebuilt = bytes.fromhex(d.get("bytes") or "")
+        passed = bytes.fromhex(c.passed)
+        ok = True
+        fields = {f["name"]: f for f in c.iface.layout_fields}
+        for name in shown_fields(struct_text(norm(c.sline))):
+            # what the kernel wrote (an output struct, an out field) is not what xsc passed
+            sub = [f for n, f in fields.items() if (n == name or n.startswith(name + ".")) and f.get("direction") != "out"]
+            for f in sub:
+                lo, hi = f["offset"], f["offset"] + f["size"]
+                if hi <= len(passed) and rebuilt[lo:hi] != passed[lo:hi]:
+                    ok = False
+        same += ok
+        if not ok and len(bad) < 8:
+            bad.append("%s: %s" % (c.iface.name, norm(c.sline)))
+    return len(todo), same, bad
 
 
 def minimise(runner, bad, verbose, rounds=30):
@@ -255,6 +336,8 @@ def interfaces(runner, xsc, data):
                                           "; ".join("show syscall %s" % n for n in names)],
                                          capture_output=True, text=True, check=True).stdout)
     ifaces = [difftest.Iface(s, {f["name"]: f for f in s.get("flagsets", [])}) for s in shows]
+    for it, sh in zip(ifaces, shows):
+        it.layout_fields = (sh.get("layout") or {}).get("fields", [])
     difftest.MNT_ID = difftest.root_mnt_id()
     plain = []
     for it in ifaces:
@@ -305,6 +388,12 @@ def stracetest(o, xsc, data, work):
             s = [c for c in same if c.iface is it]
             per.append("%s %d/%d" % (it.name, len(s), len(f)))
         print("stracetest: %s: per interface: %s" % (mode, ", ".join(per)))
+        if not verbose:
+            n, ok, diffs = roundtrip(runner, cases)
+            print("stracetest: round trip: %d of strace's struct lines explained back, %d rebuild the bytes xsc "
+                  "passed in every field strace printed" % (n, ok))
+            for x in diffs:
+                print("  " + x)
         share = 100.0 * len(same) / len(full) if full else 0.0
         more = sum(1 for c in cases if c.xline and c.sline and decoded_fully(c.xline, c.sline)
                    and norm(c.sline) != c.xline and beyond(c.xline, c.sline))

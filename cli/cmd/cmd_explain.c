@@ -16,6 +16,16 @@
 #include "sim/sim.h"
 #include "base/banned.h"
 
+/* Bytes as a JSON string of hex pairs (the strace round trip compares them). */
+static void put_hex(struct out *o, const char *key, const unsigned char *p, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(&sb, "%02x", p[i]);
+	out_str(o, key, sb.buf);
+	sbuf_release(&sb);
+}
+
 /* The plan the explanation reads: the line's call, as made outside the sandbox. */
 static void plan_of_line(struct call_plan *plan, const struct strace_line *l, const struct outcome *o)
 {
@@ -139,6 +149,8 @@ static int explain_line(struct session *s, const char *text, uint32_t here)
 	out_str(out, "syscall", sc->name);
 	out_u64(out, "size", o.size);
 	out_str(out, "decoded", decoded.buf);
+	if (b && l.struct_text[0] == '{') /* the bytes rebuilt from the line, up to the size passed */
+		put_hex(out, "bytes", b->data, o.size < b->len ? (size_t)o.size : b->len);
 	sbuf_release(&decoded);
 	if (o.stage == OS_CALLED) {
 		struct call_plan plan;
@@ -212,6 +224,9 @@ static int explain_log(struct session *s, const char *path, uint32_t here)
 		return err("explain: cannot open '%s'", path);
 	struct strace_log lg;
 	strace_log_init(&lg);
+	out_obj(&s->out, NULL); /* one document: the calls explained, then the counts */
+	out_str(&s->out, "log", path);
+	out_arr(&s->out, "explained_calls");
 	char *raw = NULL;
 	size_t cap = 0, lineno = 0, calls = 0, explained = 0, other = 0, skipped = 0, orphans = 0;
 	while (getline(&raw, &cap, fp) > 0) {
@@ -227,7 +242,14 @@ static int explain_log(struct session *s, const char *path, uint32_t here)
 		} else {
 			calls++;
 			out_text(&s->out, "line %zu: %s\n", lineno, call);
-			explained += explain_line(s, call, here) == 0;
+			if (explain_line(s, call, here) == 0) {
+				explained++;
+			} else { /* in its place in the list, so the calls keep the log's order */
+				out_obj(&s->out, NULL);
+				out_u64(&s->out, "line", lineno);
+				out_str(&s->out, "unexplained", call);
+				out_end(&s->out);
+			}
 		}
 		free(call);
 	}
@@ -238,10 +260,9 @@ static int explain_log(struct session *s, const char *path, uint32_t here)
 	out_text(&s->out, "explain: %zu lines: %zu calls of the catalogue, %zu explained; %zu other calls, "
 		 "%zu signal, exit or blank lines, %zu unfinished, %zu resumed without their start\n",
 		 lineno, calls, explained, other, skipped, unfinished, orphans);
-	out_obj(&s->out, NULL);
-	out_str(&s->out, "log", path);
+	out_end(&s->out);
 	out_u64(&s->out, "lines", lineno);
-	out_u64(&s->out, "calls", calls);
+	out_u64(&s->out, "catalogue_calls", calls);
 	out_u64(&s->out, "explained", explained);
 	out_u64(&s->out, "other_calls", other);
 	out_u64(&s->out, "unfinished", unfinished);
