@@ -599,7 +599,7 @@ static void fill_place(const struct syscall *sc, const struct fill_place *p, siz
 				memset(p->known + off, 1, f->size);
 				lo[k] = src[k] ? lo[k] : v, hi[k] = v, last = i;
 				src[k] = rule->source; /* an entry's fields: the last entry's rule names them */
-			} else if (off + f->size <= p->limit && !p->entry) {
+			} else if (off + f->size <= p->limit && !p->entry && p->in_arg < 0) {
 				sbuf_addf(&unknown, "%s%s", unknown.len ? ", " : "", f->name);
 			}
 		}
@@ -627,6 +627,8 @@ static void fill_place(const struct syscall *sc, const struct fill_place *p, siz
 	if (unknown.len)
 		say(why, "it writes %s%s too, which the simulator cannot know: left as the caller wrote them", unknown.buf,
 		    p->what);
+	else if (p->in_arg >= 0) /* how much of it the kernel copies depends on the call (statmount's bufsize) */
+		say(why, "the other fields it may write%s are left as the caller passed them", p->what);
 	free(src), free(lo), free(hi);
 	sbuf_release(&known);
 	sbuf_release(&unknown);
