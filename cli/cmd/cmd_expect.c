@@ -101,46 +101,50 @@ static int expect_call(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+static int expect_size(struct session *s, int argc, char **argv)
+{
+	uint64_t want = 0;
+	if (argc != 3)
+		return cmd_usage(s);
+	if (parse_uint(s, argv[2], &want) < 0)
+		return -1;
+	if (s->cur->size != want)
+		return err("expectation failed: size is %llu, expected %llu", (unsigned long long)s->cur->size,
+			   (unsigned long long)want);
+	return 0;
+}
+
+static int expect_bytes(struct session *s, int argc, char **argv)
+{
+	uint64_t off = 0, byte = 0;
+	if (argc < 4)
+		return cmd_usage(s);
+	if (parse_uint(s, argv[2], &off) < 0)
+		return -1;
+	for (int i = 3; i < argc; i++) {
+		if (parse_uint(s, argv[i], &byte) < 0)
+			return -1;
+		uint64_t at = off + (uint64_t)(i - 3);
+		unsigned have = at < s->cur->len ? s->cur->data[at] : 0;
+		if (byte > 255)
+			return err("a byte is 0..255, not '%s'", argv[i]);
+		if (have != byte)
+			return err("expectation failed: byte %llu is 0x%02x, expected 0x%02x", (unsigned long long)at,
+				   have, (unsigned)byte);
+	}
+	return 0;
+}
+
 int cmd_expect(struct session *s, int argc, char **argv)
 {
-	if (argc < 2)
-		return cmd_usage(s);
-	const char *what = argv[1];
-	if (!strcmp(what, "ok") || !strcmp(what, "errno") || !strcmp(what, "ret"))
-		return expect_call(s, argc, argv);
-	if (!s->cur)
-		return err("no current buffer; make one with 'new STRUCT'");
-	if (!strcmp(what, "field"))
-		return expect_field(s, argc, argv);
-	if (!strcmp(what, "size")) {
-		uint64_t want = 0;
-		if (argc != 3)
-			return cmd_usage(s);
-		if (parse_uint(s, argv[2], &want) < 0)
-			return -1;
-		if (s->cur->size != want)
-			return err("expectation failed: size is %llu, expected %llu", (unsigned long long)s->cur->size,
-				   (unsigned long long)want);
-		return 0;
-	}
-	if (!strcmp(what, "bytes")) {
-		uint64_t off = 0, byte = 0;
-		if (argc < 4)
-			return cmd_usage(s);
-		if (parse_uint(s, argv[2], &off) < 0)
-			return -1;
-		for (int i = 3; i < argc; i++) {
-			if (parse_uint(s, argv[i], &byte) < 0)
-				return -1;
-			uint64_t at = off + (uint64_t)(i - 3);
-			unsigned have = at < s->cur->len ? s->cur->data[at] : 0;
-			if (byte > 255)
-				return err("a byte is 0..255, not '%s'", argv[i]);
-			if (have != byte)
-				return err("expectation failed: byte %llu is 0x%02x, expected 0x%02x", (unsigned long long)at,
-					   have, (unsigned)byte);
-		}
-		return 0;
-	}
-	return usage_err("expect: unknown assertion '%s' (ok, errno, ret, size, field, bytes)", what);
+	static const struct verb verbs[] = {
+		{ "ok", expect_call, 0 },
+		{ "errno", expect_call, 0 },
+		{ "ret", expect_call, 0 },
+		{ "size", expect_size, CMD_BUFFER },
+		{ "field", expect_field, CMD_BUFFER },
+		{ "bytes", expect_bytes, CMD_BUFFER },
+		{ NULL, NULL, 0 },
+	};
+	return cmd_select(s, verbs, "assertion", argc, argv);
 }

@@ -54,22 +54,21 @@ static int target_vm(struct session *s, const char *version)
 	return r;
 }
 
-int cmd_target(struct session *s, int argc, char **argv)
+static int target_live(struct session *s, int argc, char **argv)
 {
-	if (argc == 1) {
-		say_target(s);
-		return 0;
-	}
-	if (!strcmp(argv[1], "vm") && argc == 3)
-		return target_vm(s, argv[2]);
-	if (!strcmp(argv[1], "live") && argc == 2) {
-		s->sim = false;
-		s->check_fields = false;
-		FREE_AND_NULL(s->vm_version);
-		session_stop_guests(s);
-		return 0;
-	}
-	if (strcmp(argv[1], "sim") || argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
+	(void)argv;
+	if (argc != 2)
+		return cmd_usage(s);
+	s->sim = false;
+	s->check_fields = false;
+	FREE_AND_NULL(s->vm_version);
+	session_stop_guests(s);
+	return 0;
+}
+
+static int target_sim(struct session *s, int argc, char **argv)
+{
+	if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "--check-fields")))
 		return cmd_usage(s);
 	uint32_t v;
 	if (session_kernel_arg(s, "target sim", argv[2], &v) < 0)
@@ -80,4 +79,24 @@ int cmd_target(struct session *s, int argc, char **argv)
 	FREE_AND_NULL(s->vm_version);
 	session_stop_guests(s);
 	return 0;
+}
+
+static int target_vm_verb(struct session *s, int argc, char **argv)
+{
+	return argc == 3 ? target_vm(s, argv[2]) : cmd_usage(s);
+}
+
+int cmd_target(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = {
+		{ "live", target_live, 0 },
+		{ "sim", target_sim, 0 },
+		{ "vm", target_vm_verb, 0 },
+		{ NULL, NULL, 0 },
+	};
+	if (argc == 1) {
+		say_target(s);
+		return 0;
+	}
+	return cmd_select(s, verbs, "target", argc, argv);
 }

@@ -356,6 +356,25 @@ int command_usage(const struct command *c)
 	return usage_err("%s %s", c->name, c->synopsis);
 }
 
+int cmd_select(struct session *s, const struct verb *verbs, const char *noun, int argc, char **argv)
+{
+	if (argc < 2)
+		return cmd_usage(s);
+	for (const struct verb *v = verbs; v->name; v++) {
+		if (strcmp(v->name, argv[1]))
+			continue;
+		if ((v->flags & CMD_BUFFER) && !s->cur)
+			return err("no current buffer; make one with 'new STRUCT'");
+		return v->fn(s, argc, argv);
+	}
+	struct sbuf names = SBUF_INIT;
+	for (const struct verb *v = verbs; v->name; v++)
+		sbuf_addf(&names, "%s%s", names.len ? ", " : "", v->name);
+	int r = usage_err("%s: unknown %s '%s' (%s)", s->running->name, noun, argv[1], names.buf);
+	sbuf_release(&names);
+	return r;
+}
+
 int cmd_usage(const struct session *s)
 {
 	if (!s->running)

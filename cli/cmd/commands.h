@@ -57,6 +57,17 @@ int command_run(struct session *s, int argc, char **argv);
 int command_usage(const struct command *c);
 /* The same for the running command (its row is the session's while its handler runs). */
 int cmd_usage(const struct session *s);
+/* A verb of a command ('expect ok', 'target sim'), as bpftool's cmd_select: its word, its
+ * handler (given the command's own argc and argv, the verb at argv[1]) and CMD_BUFFER when
+ * it needs a current buffer. A table ends with a NULL name. */
+struct verb {
+	const char *name;
+	int (*fn)(struct session *s, int argc, char **argv);
+	unsigned flags;
+};
+/* Runs the verb argv[1] names; a missing one is a usage error, an unknown one too, naming
+ * the verbs ("expect: unknown assertion 'frob' (ok, errno, ...)", noun "assertion"). */
+int cmd_select(struct session *s, const struct verb *verbs, const char *noun, int argc, char **argv);
 
 /* Shared by the buffer commands (cmd_set.c). */
 struct value;
