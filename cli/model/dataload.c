@@ -976,7 +976,7 @@ static bool reads_struct(const struct expr_insn *code, size_t n, const struct sy
 {
 	for (size_t i = 0; i < n; i++)
 		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD || code[i].op == XO_NONZERO ||
-		    (code[i].op == XO_SIZE && sc->size_where != SW_ARG))
+		    (code[i].op == XO_SIZE && sc->size_where != SW_ARG && sc->size_where != SW_IOCTL)) /* an ioctl's is in its number */
 			return true;
 	return false;
 }

@@ -350,7 +350,7 @@ static int parse_name(struct parser *P)
 			return fail_at(P, s, "'%s' is both a field and an argument: write field(%s) or arg(%s)", name, name, name);
 		return emit_field(P, i, s);
 	}
-	if (!strcmp(name, "size"))
+	if (!strcmp(name, "size") || !strcmp(name, "usize")) /* usize: the size where a field is named size */
 		return emit(P, XO_SIZE, 0, 0);
 	if (!strcmp(name, "index")) {
 		if (!S->entry)
