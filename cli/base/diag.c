@@ -228,6 +228,20 @@ int usage_err(const char *fmt, ...)
 	return CMD_USAGE;
 }
 
+int suggest_err(const struct suggest *sg, const char *otherwise, const char *fmt, ...)
+{
+	struct sbuf msg = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&msg, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): clang 14 false positive */
+	va_end(ap);
+	const char *best = suggest_best(sg);
+	int r = best ? err("%s (did you mean '%s'?)", msg.buf, best)
+		     : err("%s%s%s", msg.buf, otherwise ? "; " : "", otherwise ? otherwise : "");
+	sbuf_release(&msg);
+	return r;
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

@@ -14,6 +14,10 @@ int usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* file == NULL restores the plain "xsc" prefix. file is not copied. */
 void diag_set_where(const char *file, unsigned long line);
+/* err() for a name that names nothing: "MESSAGE (did you mean 'BEST'?)" when sg holds a
+ * candidate near enough, else "MESSAGE; OTHERWISE" (MESSAGE alone for NULL). -1. */
+struct suggest;
+int suggest_err(const struct suggest *sg, const char *otherwise, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Untrusted text made safe for a terminal or a text file: the one sanitiser for catalogue
  * strings, header lines, file names, cache contents and quoted input. Control characters
  * (C0, DEL, C1, ESC always), bytes that are not UTF-8 and the bidirectional overrides are

@@ -30,10 +30,7 @@ int cmd_new(struct session *s, int argc, char **argv)
 		for (size_t i = 0; i < c->nsyscalls; i++)
 			if (c->syscalls[i].st)
 				suggest_add(&sg, c->syscalls[i].name);
-		const char *best = suggest_best(&sg);
-		if (best)
-			return err("no struct or syscall named '%s' (did you mean '%s'?)", argv[1], best);
-		return err("no struct or syscall named '%s'", argv[1]);
+		return suggest_err(&sg, NULL, "no struct or syscall named '%s'", argv[1]);
 	}
 	const char *name = argc == 4 ? argv[3] : st->name;
 	if (!valid_name(name))
@@ -78,9 +75,7 @@ int cmd_use(struct session *s, int argc, char **argv)
 		struct suggest sg = SUGGEST_INIT(argv[1], 3);
 		for (size_t i = 0; i < s->nbufs; i++)
 			suggest_add(&sg, s->bufs[i]->name);
-		const char *best = suggest_best(&sg);
-		return best ? err("no buffer named '%s' (did you mean '%s'?)", argv[1], best)
-			    : err("no buffer named '%s'; 'buffers' lists them", argv[1]);
+		return suggest_err(&sg, "'buffers' lists them", "no buffer named '%s'", argv[1]);
 	}
 	s->cur = b;
 	return 0;

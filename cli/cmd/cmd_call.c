@@ -237,9 +237,7 @@ int cmd_call(struct session *s, int argc, char **argv)
 		struct suggest sg = SUGGEST_INIT(argv[i], 3);
 		for (size_t k = 0; k < s->cat->nsyscalls; k++)
 			suggest_add(&sg, s->cat->syscalls[k].name);
-		const char *best = suggest_best(&sg);
-		return best ? err("no syscall named '%s' (did you mean '%s'?)", argv[i], best)
-			    : err("no syscall named '%s'; 'list' shows them", argv[i]);
+		return suggest_err(&sg, "'list' shows them", "no syscall named '%s'", argv[i]);
 	}
 	if (sc->designed && !s->sim)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", sc->name);

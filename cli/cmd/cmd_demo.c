@@ -207,9 +207,7 @@ int cmd_demo(struct session *s, int argc, char **argv)
 		struct suggest sg = SUGGEST_INIT(name, 4);
 		for (const struct demo *k = demos; k->name; k++)
 			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg);
-		return best ? err("no demo named '%s' (did you mean '%s'?)", name, best)
-			    : err("no demo named '%s'; 'demo' lists them", name);
+		return suggest_err(&sg, "'demo' lists them", "no demo named '%s'", name);
 	}
 	if (s->no_effects)
 		return err("'demo' is disabled in this session");

@@ -26,9 +26,7 @@ int cmd_help(struct session *s, int argc, char **argv)
 		struct suggest sg = SUGGEST_INIT(argv[1], 2);
 		for (const struct command *k = commands; k->name; k++)
 			suggest_add(&sg, k->name);
-		const char *best = suggest_best(&sg);
-		return best ? err("no command '%s' (did you mean '%s'?)", argv[1], best)
-			    : err("no command '%s'; 'help' lists them", argv[1]);
+		return suggest_err(&sg, "'help' lists them", "no command '%s'", argv[1]);
 	}
 	out_text(o, "usage: %s%s%s\n%s.\n", c->name, *c->synopsis ? " " : "", c->synopsis, c->summary);
 	if (*c->help)

@@ -412,10 +412,7 @@ int cmd_show(struct session *s, int argc, char **argv)
 			suggest_add(&sg, c->structs[i].name);
 		for (size_t i = 0; i < c->nflagsets; i++)
 			suggest_add(&sg, c->flagsets[i].name);
-		const char *best = suggest_best(&sg);
-		if (best)
-			return err("no syscall, struct or flag set named '%s' (did you mean '%s'?)", name, best);
-		return err("no syscall, struct or flag set named '%s'; 'list' shows them", name);
+		return suggest_err(&sg, "'list' shows them", "no syscall, struct or flag set named '%s'", name);
 	}
 	return 0;
 }
