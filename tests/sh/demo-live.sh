@@ -6,7 +6,7 @@ grep -q 'ENOSYS\|EPERM' probe.out && { echo "skip: openat2 unavailable here"; ex
 "$XSC" --data "$top/data" demo sign-extension >out 2>&1 || { cat out; exit 1; }
 grep -q 'resolve=0xffffffff80000000 /\* RESOLVE_??? \*/}, 24) = -1 EINVAL' out || { cat out; exit 1; }
 "$XSC" --data "$top/data" demo lineage >out 2>&1 || { cat out; exit 1; }
-grep -q '0x80 /\* RENAME_??? \*/) = -1 EINVAL' out || { cat out; exit 1; }
+grep -q '0x80 /\* RENAME_?? \*/) = -1 EINVAL' out || { cat out; exit 1; }
 "$XSC" --data "$top/data" --json demo no-op-query >out.json 2>err || { cat err; exit 1; }
 python3 -c 'import json; d=json.load(open("out.json")); assert d["demo"]=="no-op-query" and d["steps"]' || exit 1
 exit 0

@@ -12,8 +12,9 @@ static void feed(struct strace_log *lg, const char *raw, enum strace_log_kind wa
 	char *got;
 	enum strace_log_kind k = strace_log_feed(lg, raw, &got);
 	ok(k == want, "kind %d of: %s", (int)k, raw);
-	if (call)
+	if (call) { /* is_str is two statements */
 		is_str(got ? got : "(none)", call, "the call of: %s", raw);
+	}
 	free(got);
 }
 
