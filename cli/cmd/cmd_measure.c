@@ -130,6 +130,8 @@ int cmd_measure(struct session *s, int argc, char **argv)
 	struct timespec t0, t1;
 	struct sbuf how = SBUF_INIT;
 	int r = parse_args(argc, argv, &a);
+	if (!r && (a.out || a.dir)) /* refused before the kernels boot, not after */
+		r = session_may_write(s, a.out ? a.out : a.dir);
 	if (!r)
 		r = pick(s, &a, &scs, &n);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

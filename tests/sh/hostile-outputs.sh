@@ -222,6 +222,8 @@ for how in script dash-c stdin; do
 		"docs --man $w/outside/rc --force" \
 		"docs --completion $w/outside/rc --force" "docs -o $w/outside/ref" "site -o $w/outside/site" \
 		"import $top/tests/headers/diff/clone_v0.h -o $w/outside/rc --force" \
+		"measure openat2 -o $w/outside/rc --force" "measure openat2 -o mine-link/rc --force" \
+		"measure openat2 --dir $w/outside --force" \
 		"struct new a; field add u64 f; version add 8 7.0; export a $w/outside"; do
 		attempt "$how: $cmd"
 		case $how in
