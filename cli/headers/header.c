@@ -1344,6 +1344,17 @@ static void read_kernel_version(struct header *h)
 	}
 }
 
+/* Where dg points (its file, line, column and offset): is it in the header (hpath) itself? */
+static bool diag_at(CXDiagnostic dg, const char *hpath, CXFile *f, unsigned *line, unsigned *col, unsigned *off)
+{
+	*line = *col = 0;
+	L.getExpansionLocation(L.getDiagnosticLocation(dg), f, line, col, off);
+	CXString fn = L.getFileName(*f);
+	bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath);
+	L.disposeString(fn);
+	return ours;
+}
+
 /* A diagnostic "'INC' file not found" (m): reported once, and an empty stand-in for INC
  * made under stubs. Is there a new stand-in (parse again)? */
 static bool stand_in(struct header *h, CXTranslationUnit tu, CXDiagnostic dg, const char *m, const char *hpath,
@@ -1353,11 +1364,8 @@ static bool stand_in(struct header *h, CXTranslationUnit tu, CXDiagnostic dg, co
 	bool again = false;
 	char *inc = xstrndup(m + 1, (size_t)(q - m - 1));
 	CXFile f;
-	unsigned line = 0, col = 0, off;
-	L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
-	CXString fn = L.getFileName(f);
-	bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath);
-	L.disposeString(fn);
+	unsigned line, col, off;
+	bool ours = diag_at(dg, hpath, &f, &line, &col, &off);
 	struct sbuf msg = SBUF_INIT, sp2 = SBUF_INIT;
 	/* the name as the directive spells it: "x" or <x> */
 	size_t flen = 0;
@@ -1452,11 +1460,8 @@ static void compiler_errors(struct header *h, CXTranslationUnit tu, const char *
 		enum CXDiagnosticSeverity sv = L.getDiagnosticSeverity(dg);
 		if (sv >= CXDiagnostic_Error) {
 			CXFile f;
-			unsigned line = 0, col = 0, off;
-			L.getExpansionLocation(L.getDiagnosticLocation(dg), &f, &line, &col, &off);
-			CXString fn = L.getFileName(f);
-			bool ours = L.getCString(fn) && !strcmp(L.getCString(fn), hpath);
-			L.disposeString(fn);
+			unsigned line, col, off;
+			bool ours = diag_at(dg, hpath, &f, &line, &col, &off);
 			CXString sp = L.getDiagnosticSpelling(dg);
 			const char *m = L.getCString(sp);
 			if (ours && m && !strstr(m, "file not found"))
