@@ -77,6 +77,8 @@ NOT_MEMBERS = {
     "at_statx_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
     "at_path_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
     "xattr_flags": ("XATTR_", "the XATTR_*_PREFIX and _LEN macros are name prefixes, not flags"),
+    "perf_ioctls": ("PERF_EVENT_IOC_", "the set holds the perf ioctls that carry an extensible struct "
+                    "(PERF_EVENT_IOC_MODIFY_ATTRIBUTES); the others take a fixed-size argument or none"),
     "O_ACCMODE": "a mask of the access modes, not a flag",
     "O_NDELAY": "O_NONBLOCK's old name",
     "SCHED_RESET_ON_FORK": "OR'ed into sched_setscheduler's policy; sched_attr says SCHED_FLAG_RESET_ON_FORK",
