@@ -16,6 +16,8 @@
 #   make layout-ref   the catalogue's layouts, versions and flags against them
 #   make census       every kernel site of an extensible interface against the catalogue
 #                   (Debian's linux-source 6.1, 6.12 and the newest; network once; CENSUS_OPTS=--update)
+#   make wasm       build/site/assets/xsc.wasm (base, model, sim, the commands; wasm32-wasi) and one
+#                   simulated script under node against its golden; make wasm-deps installs the toolchain
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
 
 PREFIX  ?= /usr/local
@@ -371,3 +373,105 @@ clean:
 	rm -rf build
 
 -include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d) $(FUZZ_BINS:=.d)
+
+# make wasm-deps  the WebAssembly toolchain: clang 14's wasm32 target, lld, wasi-libc, the
+#                 wasm32 compiler runtime (apt-get, as root); node runs the result
+# make wasm       build/site/assets/xsc.wasm: base, model, sim, session and the commands for
+#                 wasm32-wasi (issue 29), with jansson built from Debian's source package (the
+#                 catalogue's own parser, not a second one); then one simulated script under node.
+# The kernel layer's live calls, VMs and probes, the uapi header reader, the REPL, the site and
+# demo are left out (they need processes, a kernel or libraries WASI lacks): wasm/loader.mjs
+# makes a call into any of them an error saying it needs the native program.
+WASM_PKGS  := clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs dpkg-dev
+WASM       := build/wasm
+WASM_CC    := clang-14
+WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/outfile.c cli/base/landlock.c \
+	      cli/kernel/btf.c cli/kernel/measure.c cli/kernel/probe.c cli/kernel/sandbox.c \
+	      cli/kernel/vm.c cli/kernel/vmagent.c cli/headers/fetch.c \
+	      cli/headers/hchild.c cli/headers/header.c cli/headers/hinclude.c cli/docs/md.c cli/docs/site.c \
+	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
+WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) wasm/absent.c
+WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)
+JANSSON    := $(WASM)/jansson-2.14/src
+JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_seed.o load.o memory.o \
+		pack_unpack.o strbuffer.o strconv.o utf.o value.o version.o)
+# A sysroot of wasi-libc alone (clang with --sysroot=/usr would also search glibc's
+# /usr/include), and the uapi's arch-independent headers after it for linux/*.h
+WASM_FLAGS := --target=wasm32-wasi --sysroot=$(WASM)/sysroot -O2 -D_WASI_EMULATED_SIGNAL \
+	      -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_GETPID -idirafter $(WASM)/uapi
+WASM_LIBS  := -lwasi-emulated-signal -lwasi-emulated-process-clocks -lwasi-emulated-mman -lwasi-emulated-getpid
+.PHONY: wasm wasm-deps
+.SECONDARY: $(JANSSON_OBJS:.o=.c)
+# The live-call table (kernel/systable.c) is x86_64's and aarch64's: on wasm32 it is empty, so
+# every call is simulated and its guards go unused; invoke.c's rseq release is unreachable
+$(WASM)/cli/kernel/systable.o: WASM_QUIET = -Wno-unused-const-variable
+$(WASM)/cli/kernel/invoke.o: WASM_QUIET = -Wno-null-pointer-arithmetic
+
+wasm-deps:
+	@missing=""; for p in $(WASM_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "make wasm-deps: installing$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+		else \
+			echo "make wasm-deps: missing packages; run as root:"; \
+			echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
+
+wasm: build/site/assets/xsc.wasm
+	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node --single-threaded --no-warnings ../../wasm/loader.mjs --data /top/data \
+		/top/tests/cli/0123-sim-before-size.xsc; echo "exit $$?"; } 2>&1 </dev/null | cmp - 0123-sim-before-size.out
+	@echo "make wasm: $< ($$(gzip -9c $< | wc -c) bytes gzipped) answers tests/cli/0123-sim-before-size as native xsc does"
+
+$(WASM)/sysroot/.made:
+	@mkdir -p $(WASM)/sysroot/lib $(WASM)/uapi
+	ln -sfn /usr/include/wasm32-wasi $(WASM)/sysroot/include
+	ln -sfn /usr/lib/wasm32-wasi $(WASM)/sysroot/lib/wasm32-wasi
+	ln -sfn /usr/include/linux $(WASM)/uapi/linux
+	ln -sfn /usr/include/asm-generic $(WASM)/uapi/asm-generic
+	ln -sfn /usr/include/$$(gcc -print-multiarch)/asm $(WASM)/uapi/asm
+	{ sed -n 's/^#define[ \t]\{1,\}\(E[A-Z0-9]*\)[ \t].*/#undef \1/p' /usr/include/asm-generic/errno-base.h \
+		/usr/include/asm-generic/errno.h; } >$(WASM)/uapi/errno-undef.h
+	sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/#define SYS_\1 __NR_\1/p' \
+		/usr/include/$$(gcc -print-multiarch)/asm/unistd_64.h >$(WASM)/uapi/sys-names.h
+	printf '#include <stdio.h>\n#include <string.h>\nint main(void){for(int e=0;e<134;e++)printf("\\"%%s\\",\\n",strerror(e));return 0;}\n' \
+		>$(WASM)/strerror-gen.c
+	$(CC) -o $(WASM)/strerror-gen $(WASM)/strerror-gen.c && $(WASM)/strerror-gen >$(WASM)/uapi/linux-strerror.h
+	@touch $@
+
+# jansson 2.14, Debian's source package (bookworm), fetched with a deb-src list of our own so
+# the system's apt sources stay as they are; its two configure-made headers written here
+$(JANSSON)/jansson_config.h:
+	@mkdir -p $(WASM)/apt/lists/partial $(WASM)/src
+	printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' >$(WASM)/apt/src.sources
+	apt-get -qq -o Dir::Etc::SourceList=$(CURDIR)/$(WASM)/apt/src.sources -o Dir::Etc::SourceParts=/nonexistent \
+		-o Dir::State::Lists=$(CURDIR)/$(WASM)/apt/lists update
+	cd $(WASM)/src && apt-get -qq -o Dir::Etc::SourceList=$(CURDIR)/$(WASM)/apt/src.sources \
+		-o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists=$(CURDIR)/$(WASM)/apt/lists \
+		source --download-only jansson=2.14-2
+	tar -xzf $(WASM)/src/jansson_2.14.orig.tar.gz -C $(WASM)
+	sed -e 's/@json_inline@/inline/' -e 's/@json_have_long_long@/1/' -e 's/@json_have_localeconv@/1/' \
+		-e 's/@json_have_atomic_builtins@/1/' -e 's/@json_have_sync_builtins@/1/' \
+		$(JANSSON)/jansson_config.h.in >$@.tmp
+	printf '#define HAVE_STDINT_H 1\n#define HAVE_UNISTD_H 1\n#define HAVE_SYS_TYPES_H 1\n' >$(JANSSON)/jansson_private_config.h
+	@mv $@.tmp $@
+
+$(JANSSON)/%.c: $(JANSSON)/jansson_config.h
+	@test -f $@
+
+$(JANSSON)/%.o: $(JANSSON)/%.c $(JANSSON)/jansson_config.h $(WASM)/sysroot/.made
+	$(WASM_CC) $(WASM_FLAGS) -DHAVE_CONFIG_H -I$(JANSSON) -c -o $@ $<
+
+$(WASM)/%.o: %.c wasm/compat.h $(wildcard wasm/include/sys/*.h) $(JANSSON)/jansson_config.h $(WASM)/sysroot/.made
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -MMD -MP \
+		-Iwasm/include -I$(WASM)/uapi -include wasm/compat.h -Icli -I$(JANSSON) -DXSC_VERSION='"$(VERSION)"' $(WASM_QUIET) -c -o $@ $<
+
+-include $(WASM_OBJS:.o=.d)
+
+build/site/assets/xsc.wasm: $(WASM_OBJS) $(JANSSON_OBJS)
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -o $@ $^ $(WASM_LIBS) -Wl,--allow-undefined -Wl,--strip-debug -Wl,--stack-first -Wl,-z,stack-size=8388608

@@ -1,0 +1,91 @@
+/* The WebAssembly build's (make wasm) answers for what WASI has no notion of: processes,
+ * signals, users, temporary files. Each fails with ENOSYS, or says the neutral thing (never
+ * interrupted, no one is root), so the simulator and the commands run; what needs the native
+ * program (live calls, VMs, headers, the site) is not linked at all: wasm/loader.mjs makes
+ * each of those calls an error that says so. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "base/sig.h"
+#include "base/proc.h"
+#include "base/diag.h"
+#include "kernel/vm.h"
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+static int absent(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+/* Neither root nor anyone in particular: the simulator's privilege answers stay open. */
+uid_t geteuid(void) { return 65534; }
+int dup(int fd) { (void)fd; return absent(); }
+int dup2(int fd, int to) { (void)fd; (void)to; return absent(); }
+int pipe2(int fds[2], int flags) { (void)fds; (void)flags; return absent(); }
+char *realpath(const char *restrict path, char *restrict resolved) { (void)path; (void)resolved; absent(); return NULL; }
+char *mkdtemp(char *tmpl) { (void)tmpl; absent(); return NULL; }
+int mkstemp(char *tmpl) { (void)tmpl; return absent(); }
+int madvise(void *addr, size_t len, int advice) { (void)addr; (void)len; (void)advice; return 0; }
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old) { (void)sig; (void)act; (void)old; return absent(); }
+
+/* No signals reach a WASI program: nothing to install, never interrupted. */
+void sig_install(void) {}
+bool sig_interrupted(void) { return false; }
+int sig_fatal(void) { return 0; }
+int sig_interrupt_err(void) { return 0; }
+void sig_clear(void) {}
+void sig_reraise(void) {}
+void sig_catch_prompt(bool on) { (void)on; }
+int sig_prompt_asked(void) { return 0; }
+void sig_obey(void) {}
+void sig_track_dir(const char *dir) { (void)dir; }
+void sig_untrack_dir(const char *dir) { (void)dir; }
+
+/* No processes: nothing spawns. */
+pid_t proc_spawn(char *const argv[], const char *dir, int in, int out, int errfd)
+{
+	(void)argv; (void)dir; (void)in; (void)out; (void)errfd;
+	return absent();
+}
+int proc_wait(pid_t pid) { (void)pid; return absent(); }
+int proc_run(char *const argv[], const char *dir, struct sbuf *out) { (void)argv; (void)dir; (void)out; return absent(); }
+
+/* No guests: 'target vm' boots none, so there is never one to stop. */
+int vm_start(const struct kimage *k, struct vm_guest **g)
+{
+	(void)k;
+	*g = NULL;
+	return err("target vm needs the native program (qemu and a kernel image)");
+}
+void vm_stop(struct vm_guest *g) { (void)g; }
+bool vm_alive(struct vm_guest *g) { (void)g; return false; }
+
+/* kernel/invoke.c's process calls: a plan is built, but nothing is ever run here */
+const unsigned int __rseq_size = 0;
+const long __rseq_offset = 0;
+int prctl(int option, ...) { (void)option; return absent(); }
+long syscall(long nr, ...) { (void)nr; return absent(); }
+pid_t waitpid(pid_t pid, int *status, int options) { (void)pid; (void)status; (void)options; errno = ECHILD; return -1; }
+pid_t fork(void) { return absent(); }
+unsigned alarm(unsigned seconds) { (void)seconds; return 0; }
+pid_t getppid(void) { return 1; }
+int kill(pid_t pid, int sig) { (void)pid; (void)sig; return absent(); }
+const char *sigabbrev_np(int sig) { (void)sig; return NULL; }
+
+/* strerror for Linux's errno numbers (wasm/compat.h): WASI's libc numbers them its own way */
+#undef strerror
+char *xsc_strerror(int e)
+{
+	static const char *const text[] = {
+#include <linux-strerror.h>
+	};
+	static char unknown[32];
+	if (e >= 0 && (size_t)e < sizeof(text) / sizeof(text[0]))
+		return (char *)text[e];
+	snprintf(unknown, sizeof(unknown), "Unknown error %d", e);
+	return unknown;
+}
