@@ -58,7 +58,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 # cli/guest/init.c is the /init of the VM guests, a program of its own (linked statically below)
-SRCS     := $(sort $(filter-out cli/guest/%,$(wildcard cli/*.c cli/*/*.c)))
+SRCS     := $(sort $(filter-out cli/guest/% cli/wasm/%,$(wildcard cli/*.c cli/*/*.c)))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -380,7 +380,7 @@ clean:
 #                 wasm32-wasi (issue 29), with jansson built from Debian's source package (the
 #                 catalogue's own parser, not a second one); then one simulated script under node.
 # The kernel layer's live calls, VMs and probes, the uapi header reader, the REPL, the site and
-# demo are left out (they need processes, a kernel or libraries WASI lacks): wasm/loader.mjs
+# demo are left out (they need processes, a kernel or libraries WASI lacks): cli/wasm/loader.mjs
 # makes a call into any of them an error saying it needs the native program.
 WASM_PKGS  := clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs dpkg-dev
 WASM       := build/wasm
@@ -390,7 +390,7 @@ WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/out
 	      cli/kernel/vm.c cli/kernel/vmagent.c cli/headers/fetch.c \
 	      cli/headers/hchild.c cli/headers/header.c cli/headers/hinclude.c cli/docs/md.c cli/docs/site.c \
 	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
-WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) wasm/absent.c
+WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c
 WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)
 JANSSON    := $(WASM)/jansson-2.14/src
 JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_seed.o load.o memory.o \
@@ -422,7 +422,7 @@ wasm-deps:
 	fi
 
 wasm: build/site/assets/xsc.wasm
-	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node --single-threaded --no-warnings ../../wasm/loader.mjs --data /top/data \
+	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node --single-threaded --no-warnings ../../cli/wasm/loader.mjs --data /top/data \
 		/top/tests/cli/0123-sim-before-size.xsc; echo "exit $$?"; } 2>&1 </dev/null | cmp - 0123-sim-before-size.out
 	@echo "make wasm: $< ($$(gzip -9c $< | wc -c) bytes gzipped) answers tests/cli/0123-sim-before-size as native xsc does"
 
@@ -465,10 +465,10 @@ $(JANSSON)/%.c: $(JANSSON)/jansson_config.h
 $(JANSSON)/%.o: $(JANSSON)/%.c $(JANSSON)/jansson_config.h $(WASM)/sysroot/.made
 	$(WASM_CC) $(WASM_FLAGS) -DHAVE_CONFIG_H -I$(JANSSON) -c -o $@ $<
 
-$(WASM)/%.o: %.c wasm/compat.h $(wildcard wasm/include/sys/*.h) $(JANSSON)/jansson_config.h $(WASM)/sysroot/.made
+$(WASM)/%.o: %.c cli/wasm/compat.h $(wildcard cli/wasm/include/sys/*.h) $(JANSSON)/jansson_config.h $(WASM)/sysroot/.made
 	@mkdir -p $(@D)
 	$(WASM_CC) $(WASM_FLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -MMD -MP \
-		-Iwasm/include -I$(WASM)/uapi -include wasm/compat.h -Icli -I$(JANSSON) -DXSC_VERSION='"$(VERSION)"' $(WASM_QUIET) -c -o $@ $<
+		-Icli/wasm/include -I$(WASM)/uapi -include cli/wasm/compat.h -Icli -I$(JANSSON) -DXSC_VERSION='"$(VERSION)"' $(WASM_QUIET) -c -o $@ $<
 
 -include $(WASM_OBJS:.o=.d)
 

@@ -1,5 +1,5 @@
 // Runs build/site/assets/xsc.wasm under node's WASI (make wasm):
-//   node --single-threaded wasm/loader.mjs ARGS...
+//   node --single-threaded cli/wasm/loader.mjs ARGS...
 // --single-threaded: with V8's background compiler threads, node v20 dies of SIGSEGV (si_code
 // SI_KERNEL, right after making a code page writable) in about half the runs on this machine.
 // The source tree is visible to the program as /top (so --data /top/data, /top/tests/...), and
@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const file = process.env.XSC_WASM || path.join(top, 'build/site/assets/xsc.wasm');
 const wasi = new WASI({
 	version: 'preview1',

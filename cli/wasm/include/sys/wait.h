@@ -1,4 +1,4 @@
-/* The WebAssembly build's sys/wait.h: no children to wait for (wasm/absent.c: ECHILD) */
+/* The WebAssembly build's sys/wait.h: no children to wait for (cli/wasm/absent.c: ECHILD) */
 #include <sys/types.h>
 #include <linux/wait.h> /* __WALL */
 #define WIFEXITED(s) (((s) & 0x7f) == 0)

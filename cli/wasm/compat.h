@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <sys/types.h>
 
-/* POSIX calls WASI leaves out; wasm/absent.c answers them (no processes, no users) */
+/* POSIX calls WASI leaves out; cli/wasm/absent.c answers them (no processes, no users) */
 uid_t geteuid(void);
 int dup(int fd);
 char *realpath(const char *restrict path, char *restrict resolved);
@@ -17,7 +17,7 @@ char *mkdtemp(char *tmpl);
 int mkstemp(char *tmpl);
 
 /* What pager.c needs to compile: WASI has no signal actions and no terminal size. The calls
- * fail (wasm/absent.c), so pager_start runs no pager and term_columns says 0 (unknown). */
+ * fail (cli/wasm/absent.c), so pager_start runs no pager and term_columns says 0 (unknown). */
 #include <signal.h>
 #include <sys/ioctl.h>
 #ifndef F_DUPFD_CLOEXEC
@@ -38,7 +38,7 @@ int dup2(int fd, int to);
 #undef MAP_NORESERVE
 #define MAP_NORESERVE 0
 
-/* What kernel/invoke.c (the call's plan, built for the simulator too) names; wasm/absent.c
+/* What kernel/invoke.c (the call's plan, built for the simulator too) names; cli/wasm/absent.c
  * answers each with ENOSYS. Its rseq release is never reached (__rseq_size is 0). */
 #define __builtin_thread_pointer() ((void *)0)
 unsigned alarm(unsigned seconds);
@@ -52,7 +52,7 @@ const char *sigabbrev_np(int sig);
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 
 /* The errno numbers above are Linux's, so their messages are too: glibc's texts, written by
- * the Makefile from the native libc (wasm/absent.c xsc_strerror) */
+ * the Makefile from the native libc (cli/wasm/absent.c xsc_strerror) */
 #include <string.h>
 char *xsc_strerror(int e);
 #define strerror xsc_strerror

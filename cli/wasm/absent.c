@@ -1,7 +1,7 @@
 /* The WebAssembly build's (make wasm) answers for what WASI has no notion of: processes,
  * signals, users, temporary files. Each fails with ENOSYS, or says the neutral thing (never
  * interrupted, no one is root), so the simulator and the commands run; what needs the native
- * program (live calls, VMs, headers, the site) is not linked at all: wasm/loader.mjs makes
+ * program (live calls, VMs, headers, the site) is not linked at all: cli/wasm/loader.mjs makes
  * each of those calls an error that says so. */
 #include <errno.h>
 #include <stdbool.h>
@@ -76,7 +76,7 @@ pid_t getppid(void) { return 1; }
 int kill(pid_t pid, int sig) { (void)pid; (void)sig; return absent(); }
 const char *sigabbrev_np(int sig) { (void)sig; return NULL; }
 
-/* strerror for Linux's errno numbers (wasm/compat.h): WASI's libc numbers them its own way */
+/* strerror for Linux's errno numbers (cli/wasm/compat.h): WASI's libc numbers them its own way */
 #undef strerror
 char *xsc_strerror(int e)
 {
