@@ -161,6 +161,15 @@ void out_null(struct out *o, const char *key)
 	fputs("null", o->fp);
 }
 
+void out_hex(struct out *o, const char *key, const unsigned char *p, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(&sb, "%02x", p[i]);
+	out_str(o, key, sb.buf);
+	sbuf_release(&sb);
+}
+
 /* Text mode writes through the sanitiser: catalogue strings, header lines, file names and
  * cache contents reach the terminal with their control characters shown, never obeyed.
  * Only the colour sequences out_color() makes (and the like) pass, and only with colour. */

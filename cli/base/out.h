@@ -29,6 +29,8 @@ void out_u64(struct out *o, const char *key, uint64_t v);
 void out_s64(struct out *o, const char *key, int64_t v);
 void out_bool(struct out *o, const char *key, bool v);
 void out_null(struct out *o, const char *key);
+/* Bytes as a string of hex pairs (JSON only, as the other out_ values). */
+void out_hex(struct out *o, const char *key, const unsigned char *p, size_t n);
 /* Text mode only; control characters in the text are shown escaped (safe_text). */
 void out_text(struct out *o, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void out_puts(struct out *o, const char *s);

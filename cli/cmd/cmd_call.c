@@ -40,16 +40,6 @@ static struct structbuf *buffer_for(struct session *s, const struct syscall *sc)
 	return b;
 }
 
-/* Bytes as a JSON string of hex pairs (the strace round trip compares them). */
-static void put_hex(struct out *o, const char *key, const unsigned char *p, size_t n)
-{
-	struct sbuf sb = SBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		sbuf_addf(&sb, "%02x", p[i]);
-	out_str(o, key, sb.buf);
-	sbuf_release(&sb);
-}
-
 /* A live call made with --unsafe says so, and names each check that would have refused it. */
 static void print_unsafe(struct out *o, const struct call_plan *plan)
 {
@@ -150,7 +140,7 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	out_str(o_, "line", line.buf);
 	out_u64(o_, "size", o->size);
 	if (o->before && plan->req.buf_arg >= 0) /* the struct's bytes as passed, up to the size */
-		put_hex(o_, "passed", o->before, o->size < o->len ? (size_t)o->size : o->len);
+		out_hex(o_, "passed", o->before, o->size < o->len ? (size_t)o->size : o->len);
 	out_str(o_, "stage", (const char *[]){ "not_run", "setup", "called", "timeout", "signaled" }[o->stage]);
 	if (o->stage == OS_CALLED)
 		out_s64(o_, "ret", o->ret);

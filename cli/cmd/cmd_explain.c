@@ -16,16 +16,6 @@
 #include "sim/sim.h"
 #include "base/banned.h"
 
-/* Bytes as a JSON string of hex pairs (the strace round trip compares them). */
-static void put_hex(struct out *o, const char *key, const unsigned char *p, size_t n)
-{
-	struct sbuf sb = SBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		sbuf_addf(&sb, "%02x", p[i]);
-	out_str(o, key, sb.buf);
-	sbuf_release(&sb);
-}
-
 /* The plan the explanation reads: the line's call, as made outside the sandbox. */
 static void plan_of_line(struct call_plan *plan, const struct strace_line *l, const struct outcome *o)
 {
@@ -150,7 +140,7 @@ static int explain_line(struct session *s, const char *text, uint32_t here)
 	out_u64(out, "size", o.size);
 	out_str(out, "decoded", decoded.buf);
 	if (b && l.struct_text[0] == '{') /* the bytes rebuilt from the line, up to the size passed */
-		put_hex(out, "bytes", b->data, o.size < b->len ? (size_t)o.size : b->len);
+		out_hex(out, "bytes", b->data, o.size < b->len ? (size_t)o.size : b->len);
 	sbuf_release(&decoded);
 	if (o.stage == OS_CALLED) {
 		struct call_plan plan;

@@ -294,12 +294,7 @@ static void render_json(struct session *s, const struct matrix *m, const struct 
 			const struct measured_kernel *k = v->cols[c].k;
 			out_obj(o, NULL);
 			out_str(o, "label", v->cols[c].label);
-			out_str(o, "version", k->version);
-			out_str(o, "where", k->where);
-			out_str(o, "accelerator", k->accelerator);
-			out_str(o, "package", k->package);
-			out_str(o, "package_version", k->package_version);
-			out_str(o, "release", k->release);
+			measured_kernel_write(o, k);
 			out_str(o, "machine", v->cols[c].rep->machine);
 			out_str(o, "date", v->cols[c].rep->date);
 			out_end(o);

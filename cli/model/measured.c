@@ -378,6 +378,16 @@ void measured_release_all(struct measured_report *reps, size_t n)
 	free(reps);
 }
 
+void measured_kernel_write(struct out *o, const struct measured_kernel *k)
+{
+	out_str(o, "version", k->version);
+	out_str(o, "where", k->where);
+	out_str(o, "accelerator", k->accelerator);
+	out_str(o, "package", k->package);
+	out_str(o, "package_version", k->package_version);
+	out_str(o, "release", k->release);
+}
+
 void measured_write(struct out *o, const struct measured_report *r)
 {
 	out_obj(o, NULL);
@@ -388,12 +398,7 @@ void measured_write(struct out *o, const struct measured_report *r)
 	for (size_t i = 0; i < r->nkernels; i++) {
 		const struct measured_kernel *k = &r->kernels[i];
 		out_obj(o, NULL);
-		out_str(o, "version", k->version);
-		out_str(o, "where", k->where);
-		out_str(o, "accelerator", k->accelerator);
-		out_str(o, "package", k->package);
-		out_str(o, "package_version", k->package_version);
-		out_str(o, "release", k->release);
+		measured_kernel_write(o, k);
 		out_end(o);
 	}
 	out_end(o);

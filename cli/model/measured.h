@@ -72,6 +72,8 @@ void measured_release_all(struct measured_report *reps, size_t n);
 /* The report as one JSON document through o (a JSON-mode out): stable key order, the
  * order of r's arrays; what measured_parse reads back. */
 void measured_write(struct out *o, const struct measured_report *r);
+/* One kernel's members (version, where, accelerator, package, package_version, release). */
+void measured_kernel_write(struct out *o, const struct measured_kernel *k);
 const struct measured_iface *measured_find(const struct measured_report *r, const char *iface);
 /* Is s an outcome word or an errno name? */
 bool measured_outcome_ok(const char *s);
