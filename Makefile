@@ -58,7 +58,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 # cli/guest/init.c is the /init of the VM guests, a program of its own (linked statically below)
-SRCS     := $(sort $(filter-out cli/guest/% cli/wasm/%,$(wildcard cli/*.c cli/*/*.c)))
+SRCS     := $(sort $(filter-out cli/guest/% cli/wasm/% cli/docs/md_builtin.c,$(wildcard cli/*.c cli/*/*.c)))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -130,8 +130,9 @@ $(BUILD)/xsc: $(OBJS)
 # directory (a teacher copies one file to a room's machines): linked statically, carrying the
 # catalogue, the site's templates, the guide and lesson pages and the VM guest's initramfs in
 # a ustar archive (cli/base/embed.c unpacks it into a scratch directory on first use).
-# libcurl, libclang and cmark-gfm stay dlopen'ed: where a machine has them, import, lint,
-# diff, doc and site work; elsewhere those commands say what is missing.
+# cmark-gfm is linked in (cli/docs/md_builtin.c), so doc, lessons and site render anywhere;
+# libcurl and libclang stay dlopen'ed: where a machine has them, import, lint and diff work;
+# elsewhere those commands say what is missing.
 EMBED_FILES := $(sort $(wildcard data/*.json data/*/*.json docs/guide/*.md docs/lessons/*.md \
 			docs/lessons/solutions/*.xsc)) site/template.html site/xsc.css site/xsc.js
 static: $(BUILD)/xsc-static
@@ -159,8 +160,9 @@ $(BUILD)/xsc-static: static-plain
 	@mkdir -p $(@D)
 	@cmp -s build/xsc-static $@ || cp build/xsc-static $@
 else
-$(BUILD)/xsc-static: $(OBJS) $(BUILD)/static/blob.o
-	$(CC) $(LDFLAGS) -static -o $@ $^ $(shell pkg-config --static --libs $(PKGS) 2>/dev/null)
+$(BUILD)/xsc-static: $(OBJS) $(BUILD)/static/blob.o $(BUILD)/cli/docs/md_builtin.o
+	$(CC) $(LDFLAGS) -static -o $@ $^ $(shell pkg-config --static --libs $(PKGS) 2>/dev/null) \
+		-lcmark-gfm-extensions -lcmark-gfm
 endif
 
 $(BUILD)/libxsc-core.a: $(LIB_OBJS)

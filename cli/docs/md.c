@@ -18,6 +18,9 @@ static void *open_one(const char *soname, const char *devname)
 	return h;
 }
 
+/* Defined only in make static's binary, which links cmark-gfm in (md_builtin.c). */
+bool md_builtin(struct mdlib *lib) __attribute__((weak));
+
 #define SYM(h, field, name)                                                     \
 	do {                                                                    \
 		*(void **)&lib.field = dlsym((h), (name));                      \
@@ -31,6 +34,11 @@ const struct mdlib *mdlib_get(void)
 		return &lib;
 	if (failed)
 		return NULL;
+	if (md_builtin && md_builtin(&lib)) {
+		lib.ensure_registered();
+		loaded = true;
+		return &lib;
+	}
 	void *core = open_one(SONAME_CORE, "libcmark-gfm.so");
 	void *ext = core ? open_one(SONAME_EXT, "libcmark-gfm-extensions.so") : NULL;
 	if (!core || !ext) {
