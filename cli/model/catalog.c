@@ -611,7 +611,7 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		struct sarg *a = &sc->args[k];
 		MV_STR(r, a->name), MV_STR(r, a->type), MV_STR(r, a->def), MV_STR(r, a->doc);
 		MV_REF(r, a->st, c->structs, c->nstructs), MV_REF(r, a->flagset, c->flagsets, c->nflagsets);
-		ENUM_OK(r, a->role, AR_CMD);
+		ENUM_OK(r, a->role, AR_CMD), check_bool(r, &a->is_signed), check_bool(r, &a->is_ptr);
 	}
 	for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
 		MV_STR(r, sc->errors[k].errno_name), MV_STR(r, sc->errors[k].meaning);
