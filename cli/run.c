@@ -274,9 +274,9 @@ int run_stream(struct session *s, FILE *fp, const char *name)
 /* One command as typed, bare: no transcript entry, no observer told (a lesson's own checks). */
 static int run_bare(struct session *s, const char *command)
 {
-	char **argv;
-	bool *quoted;
-	const char *rest;
+	char **argv = NULL;
+	bool *quoted = NULL;
+	const char *rest = NULL;
 	int argc = run_tokenize(command, &rest, &argv, &quoted);
 	if (argc <= 0) {
 		if (argc == 0)

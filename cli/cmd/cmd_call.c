@@ -151,7 +151,7 @@ static void print_outcome(struct session *s, const struct syscall *sc, const str
 	out_str(o_, "explanation", ex->text.buf);
 	out_u64(o_, "followup_calls", ex->followups);
 	out_arr(o_, "writeback");
-	for (size_t i = mem_diff(o->before, o->after, 0, o->len); i < o->len; i = mem_diff(o->before, o->after, i + 1, o->len)) {
+	for (size_t i = o->before ? mem_diff(o->before, o->after, 0, o->len) : o->len; i < o->len; i = mem_diff(o->before, o->after, i + 1, o->len)) {
 		out_obj(o_, NULL);
 		out_u64(o_, "offset", i);
 		out_u64(o_, "before", o->before[i]);

@@ -120,7 +120,7 @@ static int explain_line(struct session *s, const char *text, uint32_t here)
 	struct sbuf decoded = SBUF_INIT;
 	if (!st)
 		sbuf_adds(&decoded, "(no struct: its arguments are the call)");
-	else if (l.struct_text[0] == '{')
+	else if (l.struct_text[0] == '{' && b)
 		decode_struct(&decoded, s->cat, st, b->data, b->len, decode_shown_size(sc, st, o.size), 0);
 	else
 		sbuf_addf(&decoded, "%s (an address: strace did not show the struct)", l.struct_text);

@@ -467,7 +467,7 @@ int command_run(struct session *s, int argc, char **argv)
 	FILE *diag_was = diag_set_stream(s->err_fp);
 	struct session_errors errs = session_errors_begin(s, json || s->json);
 	int r = !c ? unknown_command(argv[0]) : preconditions(s, c);
-	if (!r) {
+	if (!r && c) {
 		if ((c->flags & CMD_PAGE) && s->pager && s->out_fp == stdout) /* not while caught */
 			pager_start(&pg);
 		r = run_row(s, c, n, argv);

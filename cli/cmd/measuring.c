@@ -150,7 +150,7 @@ static int gather_rows(struct session *s, const struct syscall *const *scs, size
 		}
 		matrix_release(&m);
 	}
-	for (size_t i = 0, k = 0; i < rep->nifaces; i++) /* mcs has stopped moving */
+	for (size_t i = 0, k = 0; rs->mcs && i < rep->nifaces; i++) /* mcs has stopped moving */
 		for (size_t c = 0; c < rep->ifaces[i].ncases; c++, k++)
 			rs->calls[k] = (struct measure_call){ scs[i], rs->mcs[k].b, rs->mcs[k].nover, rs->mcs[k].over };
 	return 0;

@@ -148,7 +148,9 @@ enum strace_log_kind strace_log_feed(struct strace_log *lg, const char *raw, cha
 		sbuf_addf(&j, "%s%s", pd->text, r + 9);
 		char *joined = sbuf_detach(&j);
 		free(pd->text);
-		*pd = lg->p[--lg->n];
+		lg->n--;
+		*pd = lg->p[lg->n]; /* the last takes its place; the vacated slot holds nothing */
+		lg->p[lg->n].text = NULL;
 		free(line);
 		line = joined;
 		n = strlen(line);
