@@ -395,10 +395,9 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 	}
 }
 
-static void size_rules(struct sbuf *sb, const struct syscall *sc)
+/* The bullet saying where the caller puts the struct's size; false when there is none. */
+static bool size_where(struct sbuf *sb, const struct syscall *sc)
 {
-	const struct size_rules *r = &sc->rules;
-	char b[16];
 	sbuf_adds(sb, "- **Where the size travels:** ");
 	switch (sc->size_where) {
 	case SW_ARG:
@@ -419,9 +418,16 @@ static void size_rules(struct sbuf *sb, const struct syscall *sc)
 		md_code(sb, sc->size_name, false);
 		sbuf_adds(sb, ".\n");
 		break;
-	case SW_NONE: sbuf_adds(sb, "nowhere: the struct has a fixed size.\n"); return;
+	case SW_NONE: sbuf_adds(sb, "nowhere: the struct has a fixed size.\n"); return false;
 	}
-	if (!sc->has_rules)
+	return true;
+}
+
+static void size_rules(struct sbuf *sb, const struct syscall *sc)
+{
+	const struct size_rules *r = &sc->rules;
+	char b[16];
+	if (!size_where(sb, sc) || !sc->has_rules)
 		return;
 	if (r->zero.kind != SA_UNSAID) {
 		sbuf_adds(sb, "- **Size 0:** ");
@@ -622,17 +628,9 @@ static void errors_section(struct sbuf *sb, const struct syscall *sc)
 
 /* ---- pages ---- */
 
-static void syscall_page(const struct docgen_input *in, struct doc_set *set, const struct syscall *sc)
+/* The title, the summary line of facts (since, kind, numbers, header, safety) and the prototype. */
+static void syscall_head(struct sbuf *sb, const struct syscall *sc)
 {
-	char b[16];
-	struct sbuf path = SBUF_INIT;
-	sbuf_adds(&path, "syscalls/");
-	file_name(&path, sc->name);
-	sbuf_adds(&path, ".md");
-	size_t idx = set->n;
-	struct sbuf *sb = &doc_set_add(set, path.buf, sc->name, "Syscalls", true)->text;
-	sbuf_release(&path);
-
 	sbuf_adds(sb, "# ");
 	md_text(sb, sc->name);
 	sbuf_adds(sb, "\n\n");
@@ -662,51 +660,58 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 	for (const char *p = sc->prototype; *p; p++)
 		sbuf_addch(sb, (unsigned char)*p < 0x20 ? ' ' : *p); /* a fence cannot be closed from inside a line */
 	sbuf_adds(sb, "\n```\n\n");
+}
 
-	if (sc->nargs) {
-		sbuf_adds(sb, "## Arguments\n\n| argument | type | role | default | doc |\n|---|---|---|---|---|\n");
-		for (size_t i = 0; i < sc->nargs; i++) {
-			const struct sarg *a = &sc->args[i];
-			sbuf_adds(sb, "| ");
-			self_anchor(sb, "arg-", a->name);
-			sbuf_adds(sb, " | ");
-			md_code(sb, a->type, true);
-			sbuf_addf(sb, " | %s | ", arg_role_name(a->role));
-			if (a->def)
-				md_code(sb, a->def, true);
-			sbuf_adds(sb, " | ");
-			md_text(sb, a->doc);
-			if (a->st) {
-				sbuf_adds(sb, a->doc ? " " : "");
-				link_struct(sb, "../", a->st, NULL);
-			}
-			if (a->flagset) {
-				sbuf_adds(sb, a->doc ? " flags: [" : "flags: [");
-				md_code(sb, a->flagset->name, true);
-				sbuf_adds(sb, "](#");
-				md_anchor_id(sb, "flagset-", a->flagset->name);
-				sbuf_adds(sb, ")");
-			}
-			sbuf_adds(sb, " |\n");
+static void args_section(struct sbuf *sb, const struct syscall *sc)
+{
+	if (!sc->nargs)
+		return;
+	sbuf_adds(sb, "## Arguments\n\n| argument | type | role | default | doc |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sc->nargs; i++) {
+		const struct sarg *a = &sc->args[i];
+		sbuf_adds(sb, "| ");
+		self_anchor(sb, "arg-", a->name);
+		sbuf_adds(sb, " | ");
+		md_code(sb, a->type, true);
+		sbuf_addf(sb, " | %s | ", arg_role_name(a->role));
+		if (a->def)
+			md_code(sb, a->def, true);
+		sbuf_adds(sb, " | ");
+		md_text(sb, a->doc);
+		if (a->st) {
+			sbuf_adds(sb, a->doc ? " " : "");
+			link_struct(sb, "../", a->st, NULL);
 		}
+		if (a->flagset) {
+			sbuf_adds(sb, a->doc ? " flags: [" : "flags: [");
+			md_code(sb, a->flagset->name, true);
+			sbuf_adds(sb, "](#");
+			md_anchor_id(sb, "flagset-", a->flagset->name);
+			sbuf_adds(sb, ")");
+		}
+		sbuf_adds(sb, " |\n");
 	}
+}
 
-	sbuf_adds(sb, "\n## Size rules\n\n");
-	size_rules(sb, sc);
+static void struct_section(struct sbuf *sb, const struct cstruct *st)
+{
+	if (!st)
+		return;
+	sbuf_adds(sb, "\n## Struct ");
+	md_code(sb, st->name, false);
+	sbuf_adds(sb, "\n\n");
+	md_text(sb, st->doc);
+	sbuf_addf(sb, " (%u bytes; its own page: ", st->size);
+	link_struct(sb, "../", st, NULL);
+	sbuf_adds(sb, ")\n\n");
+	layout_table(sb, st);
+	sbuf_adds(sb, "\n### Size versions\n\n");
+	versions_table(sb, st);
+}
 
-	if (sc->st) {
-		sbuf_adds(sb, "\n## Struct ");
-		md_code(sb, sc->st->name, false);
-		sbuf_adds(sb, "\n\n");
-		md_text(sb, sc->st->doc);
-		sbuf_addf(sb, " (%u bytes; its own page: ", sc->st->size);
-		link_struct(sb, "../", sc->st, NULL);
-		sbuf_adds(sb, ")\n\n");
-		layout_table(sb, sc->st);
-		sbuf_adds(sb, "\n### Size versions\n\n");
-		versions_table(sb, sc->st);
-	}
-
+/* Every flag set the call's arguments and its struct's fields take, each once. */
+static void flags_section(struct sbuf *sb, const struct syscall *sc)
+{
 	const struct flagset *sets[48];
 	size_t n = 0;
 	for (size_t i = 0; i < sc->nargs; i++) {
@@ -722,64 +727,76 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 		for (size_t i = 0; i < n; i++)
 			flagset_section(sb, sets[i], "###");
 	}
+}
 
-	errors_section(sb, sc);
-
-	if (sc->nlineage) {
-		sbuf_adds(sb, "\n## Lineage\n\n");
-		for (size_t i = 0; i < sc->nlineage; i++) {
-			const struct lineage *l = &sc->lineage[i];
-			const struct syscall *other = catalog_find_syscall(in->cat, l->name);
-			sbuf_adds(sb, "- ");
-			if (other)
-				link_syscall(sb, "../", other);
-			else
-				md_code(sb, l->name, false);
-			sbuf_adds(sb, " ");
-			since_badge(sb, l->since);
-			sbuf_adds(sb, ": ");
-			md_text(sb, l->why);
-			sbuf_adds(sb, "\n");
-		}
+static void lineage_section(struct sbuf *sb, const struct docgen_input *in, const struct syscall *sc)
+{
+	if (!sc->nlineage)
+		return;
+	sbuf_adds(sb, "\n## Lineage\n\n");
+	for (size_t i = 0; i < sc->nlineage; i++) {
+		const struct lineage *l = &sc->lineage[i];
+		const struct syscall *other = catalog_find_syscall(in->cat, l->name);
+		sbuf_adds(sb, "- ");
+		if (other)
+			link_syscall(sb, "../", other);
+		else
+			md_code(sb, l->name, false);
+		sbuf_adds(sb, " ");
+		since_badge(sb, l->since);
+		sbuf_adds(sb, ": ");
+		md_text(sb, l->why);
+		sbuf_adds(sb, "\n");
 	}
+}
 
-	if (sc->nfeatures) {
-		sbuf_adds(sb, "\n## Feature bits\n\nThe stable bit numbers of this call's features: what a "
-			      "`sys_features(nr, map, mapsize)` system call would return, and what `xsc probe "
-			      "--format=c` writes as `#define`s. Append only: a bit never changes its number.\n\n"
-			      "| bit | feature | set when |\n|---:|---|---|\n");
-		for (size_t i = 0; i < sc->nfeatures; i++) {
-			sbuf_addf(sb, "| %zu | ", i);
-			md_code(sb, sc->features[i], true);
-			sbuf_adds(sb, " | ");
-			feature_meaning(sb, sc, sc->features[i]);
-			sbuf_adds(sb, " |\n");
-		}
+static void features_section(struct sbuf *sb, const struct syscall *sc)
+{
+	if (!sc->nfeatures)
+		return;
+	sbuf_adds(sb, "\n## Feature bits\n\nThe stable bit numbers of this call's features: what a "
+		      "`sys_features(nr, map, mapsize)` system call would return, and what `xsc probe "
+		      "--format=c` writes as `#define`s. Append only: a bit never changes its number.\n\n"
+		      "| bit | feature | set when |\n|---:|---|---|\n");
+	for (size_t i = 0; i < sc->nfeatures; i++) {
+		sbuf_addf(sb, "| %zu | ", i);
+		md_code(sb, sc->features[i], true);
+		sbuf_adds(sb, " | ");
+		feature_meaning(sb, sc, sc->features[i]);
+		sbuf_adds(sb, " |\n");
 	}
+}
 
-	if (sc->probe_note || sc->nprobe_set || sc->nprobe_args) {
-		sbuf_adds(sb, "\n## Probe notes\n\n");
-		if (sc->nprobe_set || sc->nprobe_args) {
-			sbuf_adds(sb, "The prober's harmless baseline call sets");
-			for (size_t i = 0; i < sc->nprobe_set; i++) {
+static void probe_notes_section(struct sbuf *sb, const struct syscall *sc)
+{
+	if (!sc->probe_note && !sc->nprobe_set && !sc->nprobe_args)
+		return;
+	sbuf_adds(sb, "\n## Probe notes\n\n");
+	if (sc->nprobe_set || sc->nprobe_args) {
+		sbuf_adds(sb, "The prober's harmless baseline call sets");
+		for (size_t i = 0; i < sc->nprobe_set; i++) {
+			sbuf_adds(sb, i ? ", " : " ");
+			md_code(sb, sc->probe_set[i], false);
+		}
+		if (sc->nprobe_args) {
+			sbuf_adds(sb, sc->nprobe_set ? " and the arguments" : " the arguments");
+			for (size_t i = 0; i < sc->nprobe_args; i++) {
 				sbuf_adds(sb, i ? ", " : " ");
-				md_code(sb, sc->probe_set[i], false);
+				md_code(sb, sc->probe_args[i], false);
 			}
-			if (sc->nprobe_args) {
-				sbuf_adds(sb, sc->nprobe_set ? " and the arguments" : " the arguments");
-				for (size_t i = 0; i < sc->nprobe_args; i++) {
-					sbuf_adds(sb, i ? ", " : " ");
-					md_code(sb, sc->probe_args[i], false);
-				}
-			}
-			sbuf_adds(sb, ".\n\n");
 		}
-		if (sc->probe_note) {
-			md_text(sb, sc->probe_note);
-			sbuf_adds(sb, "\n");
-		}
+		sbuf_adds(sb, ".\n\n");
 	}
+	if (sc->probe_note) {
+		md_text(sb, sc->probe_note);
+		sbuf_adds(sb, "\n");
+	}
+}
 
+/* The matrix section of page idx; its SVG picture becomes a page of its own. */
+static void matrix_section(const struct docgen_input *in, struct doc_set *set, size_t idx, const struct syscall *sc)
+{
+	struct sbuf *sb = &set->pages[idx].text;
 	sbuf_adds(sb, "\n## Compatibility matrix\n\n");
 	struct sbuf svg = SBUF_INIT;
 	if (in->matrix && !in->matrix(in->ctx, sc, sb, &svg)) {
@@ -802,27 +819,48 @@ static void syscall_page(const struct docgen_input *in, struct doc_set *set, con
 		sbuf_adds(sb, "Not generated: this build of xsc has no `matrix` command yet.\n");
 	}
 	sbuf_release(&svg);
+}
 
+/* "## TITLE" and one bullet per item, each written by item(); nothing when there are none. */
+static void list_section(struct sbuf *sb, const char *title, const char *const *items, size_t n,
+			 void (*item)(struct sbuf *, const char *))
+{
+	if (!n)
+		return;
+	sbuf_addf(sb, "\n## %s\n\n", title);
+	for (size_t i = 0; i < n; i++) {
+		sbuf_adds(sb, "- ");
+		item(sb, items[i]);
+		sbuf_adds(sb, "\n");
+	}
+}
+
+static void syscall_page(const struct docgen_input *in, struct doc_set *set, const struct syscall *sc)
+{
+	struct sbuf path = SBUF_INIT;
+	sbuf_adds(&path, "syscalls/");
+	file_name(&path, sc->name);
+	sbuf_adds(&path, ".md");
+	size_t idx = set->n;
+	struct sbuf *sb = &doc_set_add(set, path.buf, sc->name, "Syscalls", true)->text;
+	sbuf_release(&path);
+
+	syscall_head(sb, sc);
+	args_section(sb, sc);
+	sbuf_adds(sb, "\n## Size rules\n\n");
+	size_rules(sb, sc);
+	struct_section(sb, sc->st);
+	flags_section(sb, sc);
+	errors_section(sb, sc);
+	lineage_section(sb, in, sc);
+	features_section(sb, sc);
+	probe_notes_section(sb, sc);
+	matrix_section(in, set, idx, sc);
+	sb = &set->pages[idx].text; /* the matrix's picture may have moved the array */
 	if (in->probe)
 		probe_section(sb, in->probe, sc);
-
-	if (sc->nnotes) {
-		sbuf_adds(sb, "\n## Notes\n\n");
-		for (size_t i = 0; i < sc->nnotes; i++) {
-			sbuf_adds(sb, "- ");
-			md_text(sb, sc->notes[i]);
-			sbuf_adds(sb, "\n");
-		}
-	}
-	if (sc->nlinks) {
-		sbuf_adds(sb, "\n## Links\n\n");
-		for (size_t i = 0; i < sc->nlinks; i++) {
-			sbuf_adds(sb, "- ");
-			url_or_text(sb, sc->links[i]);
-			sbuf_adds(sb, "\n");
-		}
-	}
-	(void)b;
+	list_section(sb, "Notes", sc->notes, sc->nnotes, md_text);
+	list_section(sb, "Links", sc->links, sc->nlinks, url_or_text);
 }
 
 static void struct_title(struct sbuf *sb, const struct cstruct *st)

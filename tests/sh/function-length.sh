@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/docs/docgen.c syscall_page 201
 cli/model/dataload.c load_syscall 129
 cli/docs/site.c render_page 122
 cli/cmd/cmd_show.c show_syscall 122
@@ -48,7 +47,6 @@ cli/cmd/cmd_diff.c cmd_diff 86
 cli/kernel/probe.c report_one 85
 cli/kernel/vm.c boot 83
 cli/kernel/probe.c plan_probe 83
-cli/docs/docgen.c size_rules 82
 '
 lengths >"$all"
 if [ "${LIST:-}" = 1 ]; then
