@@ -153,10 +153,6 @@ static int write_marker(const char *dir, struct written *w)
 
 /* ---- one page ---- */
 
-struct heading {
-	char *slug;
-};
-
 struct render {
 	const struct mdlib *md;
 	struct sbuf search;        /* entries of search-index.js */
@@ -314,20 +310,71 @@ static void section_release(struct section_text *st)
 	sbuf_release(&st->toc);
 }
 
-/* The body HTML of one page; headings get ids, anchor links become targets. */
-static int render_page(struct render *r, const struct site_page *pg, const char *page_url, struct sbuf *html)
+/* A heading's id: its slug, made unique on the page with -1, -2, ... */
+static void heading_id(struct render *r, const char *text, struct sbuf *slug)
+{
+	site_slug(slug, text);
+	if (!slug->len)
+		sbuf_adds(slug, "section");
+	size_t base = slug->len;
+	for (int k = 1; id_used(r, slug->buf); k++) {
+		slug->len = base;
+		slug->buf[base] = 0;
+		sbuf_addf(slug, "-%d", k);
+	}
+	id_add(r, slug->buf);
+}
+
+/* The kind of an anchor target for the search index, from its id's prefix. */
+static const char *anchor_kind(const char *url)
+{
+	return !strncmp(url, "#field-", 7) ? "Field" : !strncmp(url, "#flag-", 6) ? "Flag" :
+	       !strncmp(url, "#errno-", 7) ? "Error" : !strncmp(url, "#arg-", 5) ? "Argument" : "Anchor";
+}
+
+/* A link: a target ("[x](#id \"anchor\")") goes to the index and takes its id; a link to
+ * another page of the site has its .md become .html. */
+static void link_node(struct render *r, const struct site_page *pg, const char *page_url, cmark_node *n)
 {
 	const struct mdlib *md = r->md;
-	cmark_parser *parser;
-	cmark_node *doc = md_parse(md, pg->text, pg->len, &parser);
-	struct sbuf *slugs = NULL;
-	size_t nslugs = 0, slugs_alloc = 0;
-	ids_reset(r);
-	search_add(r, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url);
-	struct section_text sec = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, 0 };
-	sbuf_adds(&sec.title, pg->title);
-	sbuf_adds(&sec.url, page_url);
+	const char *url = md->node_get_url(n);
+	const char *title = md->node_get_title(n);
+	if (url && title && !strcmp(title, "anchor") && url[0] == '#' && valid_id(url + 1, strlen(url + 1))) {
+		struct sbuf text = SBUF_INIT, u = SBUF_INIT;
+		node_text(md, n, &text);
+		if (text.len) {
+			sbuf_addf(&u, "%s%s", page_url, url);
+			search_add(r, text.buf, anchor_kind(url), pg->title, u.buf);
+		}
+		id_add(r, url + 1);
+		sbuf_release(&text);
+		sbuf_release(&u);
+	} else if (url && is_relative(url)) {
+		struct sbuf nu = SBUF_INIT;
+		const char *hash = strchr(url, '#');
+		size_t plen = hash ? (size_t)(hash - url) : strlen(url);
+		char *path = xstrndup(url, plen);
+		site_html_path(&nu, path);
+		if (hash)
+			sbuf_adds(&nu, hash);
+		md->node_set_url(n, nu.buf);
+		free(path);
+		sbuf_release(&nu);
+	}
+}
 
+/* The slugs of a page's headings, in order. */
+struct slugs {
+	struct sbuf *list;
+	size_t n, alloc;
+};
+
+/* One walk of the tree: headings get their slugs and start sections, text goes to the
+ * search index, links are rewritten. */
+static void walk_page(struct render *r, const struct site_page *pg, const char *page_url, cmark_node *doc,
+		      struct section_text *sec, struct slugs *slugs)
+{
+	const struct mdlib *md = r->md;
 	cmark_iter *it = md->iter_new(doc);
 	cmark_event_type ev;
 	while ((ev = md->iter_next(it)) != CMARK_EVENT_DONE) {
@@ -338,94 +385,67 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 		if (t == CMARK_NODE_HEADING) {
 			struct sbuf text = SBUF_INIT, slug = SBUF_INIT;
 			node_text(md, n, &text);
-			site_slug(&slug, text.buf);
-			if (!slug.len)
-				sbuf_adds(&slug, "section");
-			size_t base = slug.len;
-			for (int k = 1; id_used(r, slug.buf); k++) {
-				slug.len = base;
-				slug.buf[base] = 0;
-				sbuf_addf(&slug, "-%d", k);
-			}
-			id_add(r, slug.buf);
-			section_start(r, &sec, pg, page_url, text.buf, slug.buf, md->node_get_heading_level(n));
+			heading_id(r, text.buf, &slug);
+			section_start(r, sec, pg, page_url, text.buf, slug.buf, md->node_get_heading_level(n));
 			if (md->node_get_heading_level(n) > 1) {
 				struct sbuf u = SBUF_INIT;
 				sbuf_addf(&u, "%s#%s", page_url, slug.buf);
 				search_add(r, text.buf, "Section", pg->title, u.buf);
 				sbuf_release(&u);
 			}
-			ALLOC_GROW(slugs, nslugs + 1, slugs_alloc);
-			slugs[nslugs++] = slug;
+			ALLOC_GROW(slugs->list, slugs->n + 1, slugs->alloc);
+			slugs->list[slugs->n++] = slug;
 			sbuf_release(&text);
 		} else if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_CODE_BLOCK) {
-			section_add(md, &sec, n);
+			section_add(md, sec, n);
 		} else if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
-			const char *url = md->node_get_url(n);
-			const char *title = md->node_get_title(n);
-			if (url && title && !strcmp(title, "anchor") && url[0] == '#' && valid_id(url + 1, strlen(url + 1))) {
-				struct sbuf text = SBUF_INIT, u = SBUF_INIT;
-				node_text(md, n, &text);
-				if (text.len) {
-					sbuf_addf(&u, "%s%s", page_url, url);
-					search_add(r, text.buf, !strncmp(url, "#field-", 7) ? "Field" : !strncmp(url, "#flag-", 6) ? "Flag" :
-						   !strncmp(url, "#errno-", 7) ? "Error" : !strncmp(url, "#arg-", 5) ? "Argument" : "Anchor",
-						   pg->title, u.buf);
-				}
-				id_add(r, url + 1);
-				sbuf_release(&text);
-				sbuf_release(&u);
-			} else if (url && is_relative(url)) {
-				/* a link to another page: .md becomes .html */
-				struct sbuf nu = SBUF_INIT;
-				const char *hash = strchr(url, '#');
-				size_t plen = hash ? (size_t)(hash - url) : strlen(url);
-				char *path = xstrndup(url, plen);
-				site_html_path(&nu, path);
-				if (hash)
-					sbuf_adds(&nu, hash);
-				md->node_set_url(n, nu.buf);
-				free(path);
-				sbuf_release(&nu);
-			}
+			link_node(r, pg, page_url, n);
 		}
 	}
 	md->iter_free(it);
-	section_flush(r, &sec, pg->title);
-	struct sbuf toc = SBUF_INIT; /* after the title, on a page long enough to need it */
-	if (sec.ntoc >= 3)
-		sbuf_addf(&toc, "\n<nav class=\"toc\" aria-label=\"On this page\"><b>On this page</b><ul>%s</ul></nav>",
-			  sec.toc.buf);
-	section_release(&sec);
+}
 
-	char *out = md->render_html(doc, CMARK_OPT_DEFAULT, md->parser_get_syntax_extensions(parser));
+/* An anchor target "<a href="#ID" title="anchor">" at p becomes "<a class="anchor" id="ID"
+ * href="#ID">"; returns where the source goes on, or NULL when p is another link. */
+static const char *patch_anchor(struct sbuf *html, const char *p)
+{
+	const char *id = p + 10, *q = id;
+	while (*q && *q != '"')
+		q++;
+	if (strncmp(q, "\" title=\"anchor\">", 17) || !valid_id(id, (size_t)(q - id)))
+		return NULL;
+	sbuf_adds(html, "<a class=\"anchor\" id=\"");
+	sbuf_add(html, id, (size_t)(q - id));
+	sbuf_adds(html, "\" href=\"#");
+	sbuf_add(html, id, (size_t)(q - id));
+	sbuf_adds(html, "\">");
+	return q + 17;
+}
+
+/* cmark's HTML with the headings' ids, the list of sections after the title, anchor
+ * targets, since and unverified badges and scrolling tables. */
+static void patch_html(struct sbuf *html, const char *out, const struct slugs *slugs, struct sbuf *toc)
+{
 	size_t h = 0;
 	for (const char *p = out; *p;) {
-		if (p[0] == '<' && p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' && h < nslugs) {
+		const char *q;
+		if (p[0] == '<' && p[1] == 'h' && p[2] >= '1' && p[2] <= '6' && p[3] == '>' && h < slugs->n) {
 			sbuf_addf(html, "<h%c id=\"%s\"><a class=\"hlink\" href=\"#%s\" aria-label=\"link to this section\">#</a>",
-				  p[2], slugs[h].buf, slugs[h].buf);
+				  p[2], slugs->list[h].buf, slugs->list[h].buf);
 			h++;
 			p += 4;
-		} else if (!strncmp(p, "</h1>", 5) && toc.len) {
+		} else if (!strncmp(p, "</h1>", 5) && toc->len) {
 			sbuf_adds(html, "</h1>");
-			sbuf_add(html, toc.buf, toc.len);
-			sbuf_reset(&toc);
+			sbuf_add(html, toc->buf, toc->len);
+			sbuf_reset(toc);
 			p += 5;
 		} else if (!strncmp(p, "<a href=\"#", 10)) {
-			const char *id = p + 10, *q = id;
-			while (*q && *q != '"')
-				q++;
-			if (!strncmp(q, "\" title=\"anchor\">", 17) && valid_id(id, (size_t)(q - id))) {
-				sbuf_adds(html, "<a class=\"anchor\" id=\"");
-				sbuf_add(html, id, (size_t)(q - id));
-				sbuf_adds(html, "\" href=\"#");
-				sbuf_add(html, id, (size_t)(q - id));
-				sbuf_adds(html, "\">");
-				p = q + 17;
-			} else {
+			q = patch_anchor(html, p);
+			if (!q) {
 				sbuf_adds(html, "<a href=\"#");
-				p += 10;
+				q = p + 10;
 			}
+			p = q;
 		} else if (!strncmp(p, "<code>since ", 12)) {
 			sbuf_adds(html, "<code class=\"since\">since ");
 			p += 12;
@@ -440,17 +460,41 @@ static int render_page(struct render *r, const struct site_page *pg, const char 
 			sbuf_adds(html, "</table></div>");
 			p += 8;
 		} else {
-			const char *q = strchr(p + 1, '<');
+			q = strchr(p + 1, '<');
 			size_t len = q ? (size_t)(q - p) : strlen(p);
 			sbuf_add(html, p, len);
 			p += len;
 		}
 	}
+}
+
+/* The body HTML of one page; headings get ids, anchor links become targets. */
+static int render_page(struct render *r, const struct site_page *pg, const char *page_url, struct sbuf *html)
+{
+	const struct mdlib *md = r->md;
+	cmark_parser *parser;
+	cmark_node *doc = md_parse(md, pg->text, pg->len, &parser);
+	struct slugs slugs = { NULL, 0, 0 };
+	ids_reset(r);
+	search_add(r, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url);
+	struct section_text sec = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, 0 };
+	sbuf_adds(&sec.title, pg->title);
+	sbuf_adds(&sec.url, page_url);
+	walk_page(r, pg, page_url, doc, &sec, &slugs);
+	section_flush(r, &sec, pg->title);
+	struct sbuf toc = SBUF_INIT; /* after the title, on a page long enough to need it */
+	if (sec.ntoc >= 3)
+		sbuf_addf(&toc, "\n<nav class=\"toc\" aria-label=\"On this page\"><b>On this page</b><ul>%s</ul></nav>",
+			  sec.toc.buf);
+	section_release(&sec);
+
+	char *out = md->render_html(doc, CMARK_OPT_DEFAULT, md->parser_get_syntax_extensions(parser));
+	patch_html(html, out, &slugs, &toc);
 	md->get_default_mem_allocator()->free(out);
 	sbuf_release(&toc);
-	for (size_t i = 0; i < nslugs; i++)
-		sbuf_release(&slugs[i]);
-	free(slugs);
+	for (size_t i = 0; i < slugs.n; i++)
+		sbuf_release(&slugs.list[i]);
+	free(slugs.list);
 	md->node_free(doc);
 	md->parser_free(parser);
 	return 0;
@@ -549,6 +593,86 @@ static int read_asset(const char *dir, const char *name, char **text, size_t *le
 	return r;
 }
 
+/* The directory that holds out_dir, made when it is missing. */
+static int make_parent(const char *out_dir)
+{
+	struct sbuf o = SBUF_INIT;
+	sbuf_adds(&o, out_dir);
+	char *slash = strrchr(o.buf, '/');
+	int r = 0;
+	if (slash && slash != o.buf) {
+		*slash = 0;
+		r = mkdirs(o.buf);
+	}
+	sbuf_release(&o);
+	return r;
+}
+
+/* The assets every build reads: the page template, the style sheet and the script. */
+struct assets {
+	char *tpl, *css, *js;
+	size_t tpl_len, css_len, js_len;
+};
+
+static void assets_release(struct assets *a)
+{
+	free(a->tpl), free(a->css), free(a->js);
+}
+
+/* One Markdown page, rendered into the template, written into dir. */
+static int write_page(struct render *rd, const char *dir, const struct assets *as, const struct site_page *pages,
+		      size_t n, const struct site_page *pg, struct site_stats *st, struct written *w)
+{
+	struct sbuf url = SBUF_INIT, root = SBUF_INIT, body = SBUF_INIT, nav = SBUF_INIT, crumbs = SBUF_INIT,
+		    title = SBUF_INIT, page = SBUF_INIT;
+	site_html_path(&url, pg->path);
+	rel_root(&root, pg->path);
+	render_page(rd, pg, url.buf, &body);
+	nav_html(&nav, pages, n, pg, root.buf);
+	crumbs_html(&crumbs, pg, root.buf);
+	html_escape(&title, pg->title);
+	const char *keys[] = { "title", "root", "nav", "crumbs", "content" };
+	const char *vals[] = { title.buf, root.buf, nav.buf, crumbs.buf, body.buf };
+	fill(&page, as->tpl, keys, vals, ARRAY_SIZE(keys));
+	int r = write_file(dir, url.buf, page.buf, page.len, st, w);
+	st->pages++;
+	sbuf_release(&url), sbuf_release(&root), sbuf_release(&body), sbuf_release(&nav);
+	sbuf_release(&crumbs), sbuf_release(&title), sbuf_release(&page);
+	return r;
+}
+
+static int write_search_index(struct render *rd, const char *dir, struct site_stats *st, struct written *w)
+{
+	struct sbuf idx = SBUF_INIT;
+	sbuf_adds(&idx, "/* generated by xsc site: [name, kind, page, url relative to the site root] */\n"
+			"window.XSC_SEARCH = [");
+	sbuf_add(&idx, rd->search.buf, rd->search.len);
+	sbuf_adds(&idx, "\n];\n");
+	st->index_entries = rd->nentries;
+	int r = write_file(dir, "assets/search-index.js", idx.buf, idx.len, st, w);
+	sbuf_release(&idx);
+	return r;
+}
+
+/* Every file of the site into the new directory dir (the marker first, so a later build
+ * can tell this directory is its own if this one dies). */
+static int write_site(struct render *rd, const char *dir, const struct assets *as, const struct site_page *pages,
+		      size_t n, struct site_stats *st, struct written *w)
+{
+	int r = write_file(dir, SITE_MARKER, "xsc site\n", 9, NULL, NULL);
+	r = r ? r : write_file(dir, "assets/xsc.css", as->css, as->css_len, st, w);
+	r = r ? r : write_file(dir, "assets/xsc.js", as->js, as->js_len, st, w);
+	for (size_t i = 0; !r && i < n; i++) {
+		const struct site_page *pg = &pages[i];
+		if (pg->markdown)
+			r = write_page(rd, dir, as, pages, n, pg, st, w);
+		else
+			r = write_file(dir, pg->path, pg->text, pg->len, st, w);
+	}
+	r = r ? r : write_search_index(rd, dir, st, w);
+	return r ? r : write_marker(dir, w);
+}
+
 int site_build(const char *out_dir, const char *assets_dir, const struct site_page *pages, size_t n,
 	       struct site_stats *st)
 {
@@ -556,73 +680,21 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	if (!md)
 		return -1;
 	memset(st, 0, sizeof(*st));
-	char *tpl = NULL, *css = NULL, *js = NULL;
-	size_t tpl_len, css_len, js_len;
-	if (read_asset(assets_dir, "template.html", &tpl, &tpl_len) || read_asset(assets_dir, "xsc.css", &css, &css_len) ||
-	    read_asset(assets_dir, "xsc.js", &js, &js_len)) {
-		free(tpl), free(css), free(js);
+	struct assets as = { 0 };
+	if (read_asset(assets_dir, "template.html", &as.tpl, &as.tpl_len) ||
+	    read_asset(assets_dir, "xsc.css", &as.css, &as.css_len) || read_asset(assets_dir, "xsc.js", &as.js, &as.js_len) ||
+	    make_parent(out_dir)) {
+		assets_release(&as);
 		return -1;
 	}
 	struct sbuf tmp = SBUF_INIT;
 	struct written w = { NULL, 0, 0 };
-	{
-		struct sbuf o = SBUF_INIT;
-		sbuf_adds(&o, out_dir);
-		char *slash = strrchr(o.buf, '/');
-		if (slash && slash != o.buf) {
-			*slash = 0;
-			int r = mkdirs(o.buf);
-			if (r) {
-				sbuf_release(&o);
-				free(tpl), free(css), free(js);
-				return -1;
-			}
-		}
-		sbuf_release(&o);
-	}
 	sitedir_prepare(out_dir, &tmp);
 	remove_tree(tmp.buf);
 	/* made here and now, never one that is already there (a link put in its place) */
 	int r = mkdir(tmp.buf, 0777) ? err("site: cannot create directory '%s': %m", tmp.buf) : 0;
 	struct render rd = { .md = md, .search = SBUF_INIT };
-	/* first, so a later build can tell this directory is its own if this one dies */
-	r = r ? r : write_file(tmp.buf, SITE_MARKER, "xsc site\n", 9, NULL, NULL);
-	r = r ? r : write_file(tmp.buf, "assets/xsc.css", css, css_len, st, &w);
-	r = r ? r : write_file(tmp.buf, "assets/xsc.js", js, js_len, st, &w);
-	for (size_t i = 0; !r && i < n; i++) {
-		const struct site_page *pg = &pages[i];
-		if (!pg->markdown) {
-			r = write_file(tmp.buf, pg->path, pg->text, pg->len, st, &w);
-			continue;
-		}
-		struct sbuf url = SBUF_INIT, root = SBUF_INIT, body = SBUF_INIT, nav = SBUF_INIT, crumbs = SBUF_INIT,
-			    title = SBUF_INIT, page = SBUF_INIT;
-		site_html_path(&url, pg->path);
-		rel_root(&root, pg->path);
-		render_page(&rd, pg, url.buf, &body);
-		nav_html(&nav, pages, n, pg, root.buf);
-		crumbs_html(&crumbs, pg, root.buf);
-		html_escape(&title, pg->title);
-		const char *keys[] = { "title", "root", "nav", "crumbs", "content" };
-		const char *vals[] = { title.buf, root.buf, nav.buf, crumbs.buf, body.buf };
-		fill(&page, tpl, keys, vals, ARRAY_SIZE(keys));
-		r = write_file(tmp.buf, url.buf, page.buf, page.len, st, &w);
-		st->pages++;
-		sbuf_release(&url), sbuf_release(&root), sbuf_release(&body), sbuf_release(&nav);
-		sbuf_release(&crumbs), sbuf_release(&title), sbuf_release(&page);
-	}
-	if (!r) {
-		struct sbuf idx = SBUF_INIT;
-		sbuf_adds(&idx, "/* generated by xsc site: [name, kind, page, url relative to the site root] */\n"
-				"window.XSC_SEARCH = [");
-		sbuf_add(&idx, rd.search.buf, rd.search.len);
-		sbuf_adds(&idx, "\n];\n");
-		st->index_entries = rd.nentries;
-		r = write_file(tmp.buf, "assets/search-index.js", idx.buf, idx.len, st, &w);
-		sbuf_release(&idx);
-	}
-	if (!r)
-		r = write_marker(tmp.buf, &w);
+	r = r ? r : write_site(&rd, tmp.buf, &as, pages, n, st, &w);
 	if (!r)
 		r = sitedir_swap(tmp.buf, out_dir, SITE_MARKER, w.list, w.n);
 	if (r)
@@ -634,7 +706,7 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	free(rd.ids);
 	sbuf_release(&rd.search);
 	sbuf_release(&tmp);
-	free(tpl), free(css), free(js);
+	assets_release(&as);
 	return r;
 }
 
