@@ -772,6 +772,77 @@ static void load_versions(struct loader *L, json_t *arr, struct cstruct *st)
 
 static void load_field_conds(struct loader *L, json_t *arr, struct cstruct *st);
 
+/* "strace": how strace's own decoder sees the struct. */
+static void load_struct_strace(struct loader *L, json_t *o, struct cstruct *st)
+{
+	json_t *so = member(L, o, "strace", false, "a struct");
+	if (!so || L->failed)
+		return;
+	push_key(L, "strace");
+	if (check_object(L, so, "strace's view of a struct", struct_strace_keys)) {
+		st->strace_source = get_str(L, so, "source", true, "strace's view of a struct");
+		st->tail_more = pick(L, so, "tail", "strace's view of a struct", struct_tails, 0) == 1;
+		st->strace_by_version = get_bool(L, so, "by_version");
+		/* "size": where that strace's struct ends, when before the catalogue's; xsc's
+		 * lines show the fields past it (its tests tell such lines apart), and strace's
+		 * "..." for bytes past it that no field shows */
+		uint64_t ss = 0;
+		(void)get_uint(L, so, "size", false, "strace's view of a struct", 1, 1u << 20, &ss);
+		st->strace_size = (unsigned)ss;
+	}
+	pop(L);
+}
+
+/* The struct's alignment (given, or its fields' natural one) and its size rounded to it:
+ * tail padding the alignment implies must be an explicit field. False on an error. */
+static bool struct_align(struct loader *L, struct cstruct *st, bool has_align, uint64_t align, unsigned natural)
+{
+	st->align = has_align ? (unsigned)align : natural;
+	if (st->align < natural) {
+		push_key(L, "align");
+		lerr(L, "'align' %u is smaller than the struct's natural alignment %u", st->align, natural);
+		pop(L);
+		return false;
+	}
+	unsigned rounded = (st->size + st->align - 1) / st->align * st->align;
+	if (rounded != st->size && !has_align) {
+		push_key(L, "fields");
+		push_idx(L, st->nfields - 1);
+		lerr(L, "struct '%s' ends at %u but its alignment makes it %u bytes: %u bytes of implicit tail padding; add an explicit field",
+		     st->name, st->size, rounded, rounded - st->size);
+		pop(L);
+		pop(L);
+		return false;
+	}
+	st->size = rounded;
+	return true;
+}
+
+/* Every field exists no earlier than the version that first covers it. */
+static void check_fields_dated(struct loader *L, const struct cstruct *st)
+{
+	push_key(L, "fields");
+	for (size_t i = 0; i < st->nfields && !L->failed; i++) {
+		const struct field *f = &st->fields[i];
+		push_idx(L, i);
+		const struct sversion *cover = NULL;
+		for (size_t k = 0; k < st->nversions && !cover; k++)
+			if (st->versions[k].size >= f->offset + f->size)
+				cover = &st->versions[k];
+		char a[16], b[16];
+		if (!cover && !f->reserved)
+			lerr(L, "field '%s' lies past the newest size version (%u bytes)", f->name,
+			     st->versions[st->nversions - 1].size);
+		else if (cover && f->since < cover->since)
+			lerr(L, "field '%s' is dated %s but the first size that holds it is from %s", f->name,
+			     kver_str(f->since, a), kver_str(cover->since, b));
+		else if (!f->zero)
+			lerr(L, "field '%s' of a versioned struct has no 'zero' (what the value 0 means)", f->name);
+		pop(L);
+	}
+	pop(L);
+}
+
 static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 {
 	if (!check_object(L, o, "a struct", struct_keys))
@@ -782,22 +853,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	st->doc = get_str(L, o, "doc", true, "a struct");
 	st->direction = (enum fdir)(pick(L, o, "direction", "a struct", directions, 0) + FD_IN);
 	st->packed = get_bool(L, o, "packed");
-	json_t *so = member(L, o, "strace", false, "a struct");
-	if (so && !L->failed) {
-		push_key(L, "strace");
-		if (check_object(L, so, "strace's view of a struct", struct_strace_keys)) {
-			st->strace_source = get_str(L, so, "source", true, "strace's view of a struct");
-			st->tail_more = pick(L, so, "tail", "strace's view of a struct", struct_tails, 0) == 1;
-			st->strace_by_version = get_bool(L, so, "by_version");
-			/* "size": where that strace's struct ends, when before the catalogue's; xsc's
-			 * lines show the fields past it (its tests tell such lines apart), and strace's
-			 * "..." for bytes past it that no field shows */
-			uint64_t ss = 0;
-			(void)get_uint(L, so, "size", false, "strace's view of a struct", 1, 1u << 20, &ss);
-			st->strace_size = (unsigned)ss;
-		}
-		pop(L);
-	}
+	load_struct_strace(L, o, st);
 	uint64_t align = 0;
 	bool has_align = get_uint(L, o, "align", false, "a struct", 1, 4096, &align);
 	json_t *fields = get_array(L, o, "fields", true, "a struct");
@@ -820,50 +876,12 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	load_fields(L, fields, st, &natural);
 	if (!L->failed)
 		load_field_conds(L, fields, st);
-	if (L->failed)
+	if (L->failed || !struct_align(L, st, has_align, align, natural))
 		return;
-	st->align = has_align ? (unsigned)align : natural;
-	if (st->align < natural) {
-		push_key(L, "align");
-		lerr(L, "'align' %u is smaller than the struct's natural alignment %u", st->align, natural);
-		pop(L);
-		return;
-	}
-	unsigned rounded = (st->size + st->align - 1) / st->align * st->align;
-	if (rounded != st->size && !has_align) {
-		push_key(L, "fields");
-		push_idx(L, st->nfields - 1);
-		lerr(L, "struct '%s' ends at %u but its alignment makes it %u bytes: %u bytes of implicit tail padding; add an explicit field",
-		     st->name, st->size, rounded, rounded - st->size);
-		pop(L);
-		pop(L);
-		return;
-	}
-	st->size = rounded;
 	load_versions(L, versions, st);
 	if (L->failed || !st->nversions)
 		return;
-	/* every field exists no earlier than the version that first covers it */
-	push_key(L, "fields");
-	for (size_t i = 0; i < st->nfields && !L->failed; i++) {
-		const struct field *f = &st->fields[i];
-		push_idx(L, i);
-		const struct sversion *cover = NULL;
-		for (size_t k = 0; k < st->nversions && !cover; k++)
-			if (st->versions[k].size >= f->offset + f->size)
-				cover = &st->versions[k];
-		char a[16], b[16];
-		if (!cover && !f->reserved)
-			lerr(L, "field '%s' lies past the newest size version (%u bytes)", f->name,
-			     st->versions[st->nversions - 1].size);
-		else if (cover && f->since < cover->since)
-			lerr(L, "field '%s' is dated %s but the first size that holds it is from %s", f->name,
-			     kver_str(f->since, a), kver_str(cover->since, b));
-		else if (!f->zero)
-			lerr(L, "field '%s' of a versioned struct has no 'zero' (what the value 0 means)", f->name);
-		pop(L);
-	}
-	pop(L);
+	check_fields_dated(L, st);
 }
 
 /* ---- syscalls ---- */
@@ -1769,6 +1787,112 @@ static void load_queries(struct loader *L, json_t *po, struct syscall *sc)
 	pop(L);
 }
 
+/* An ioctl's fd, direction, type and number. */
+static void load_ioctl(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *io = json_object_get(o, "ioctl");
+	if (!io || L->failed)
+		return;
+	push_key(L, "ioctl");
+	if (check_object(L, io, "'ioctl'", ioctl_keys)) {
+		uint64_t nr = 0, type = 0;
+		sc->is_ioctl = true;
+		sc->ioctl_fd = get_str(L, io, "fd", true, "'ioctl'");
+		sc->ioctl_dir = (enum ioctl_dir)pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1);
+		json_t *t = member(L, io, "type", true, "'ioctl'");
+		if (t && !L->failed) {
+			push_key(L, "type");
+			if (json_is_integer(t) && json_integer_value(t) >= 0 && json_integer_value(t) < 256)
+				type = (uint64_t)json_integer_value(t);
+			else if (!json_is_string(t) || !parse_c_int(json_string_value(t), false, &type) || type > 255)
+				lerr(L, "'type' must be 0..255");
+			pop(L);
+		}
+		get_uint(L, io, "nr", true, "'ioctl'", 0, 255, &nr);
+		sc->ioctl_type = (unsigned)type;
+		sc->ioctl_nr = (unsigned)nr;
+	}
+	pop(L);
+}
+
+static void load_errors(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *errs = get_array(L, o, "errors", true, "a syscall");
+	if (!errs || L->failed)
+		return;
+	static const char *const ek[] = { "errno", "meaning", NULL };
+	sc->errors = arena_alloc(L->a, sizeof(*sc->errors) * (json_array_size(errs) + 1));
+	push_key(L, "errors");
+	for (size_t i = 0; i < json_array_size(errs) && !L->failed; i++) {
+		json_t *eo = json_array_get(errs, i);
+		push_idx(L, i);
+		if (check_object(L, eo, "an error", ek)) {
+			check_errno_value(L, eo, "errno", "an error", false, &sc->errors[i].errno_name);
+			if (!sc->errors[i].errno_name && !L->failed)
+				lerr(L, "an error has no 'errno'");
+			sc->errors[i].meaning = get_str(L, eo, "meaning", true, "an error");
+		}
+		pop(L);
+		sc->nerrors = i + 1;
+	}
+	pop(L);
+}
+
+static void load_lineage(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *lin = get_array(L, o, "lineage", false, "a syscall");
+	if (!lin || L->failed)
+		return;
+	static const char *const lk[] = { "name", "since", "why", NULL };
+	sc->lineage = arena_alloc(L->a, sizeof(*sc->lineage) * (json_array_size(lin) + 1));
+	push_key(L, "lineage");
+	for (size_t i = 0; i < json_array_size(lin) && !L->failed; i++) {
+		json_t *lo = json_array_get(lin, i);
+		push_idx(L, i);
+		if (check_object(L, lo, "a lineage entry", lk)) {
+			sc->lineage[i].name = get_str(L, lo, "name", true, "a lineage entry");
+			sc->lineage[i].since = get_kver(L, lo, "since", true, "a lineage entry");
+			sc->lineage[i].why = get_str(L, lo, "why", true, "a lineage entry");
+		}
+		pop(L);
+		sc->nlineage = i + 1;
+	}
+	pop(L);
+}
+
+/* What the prober sets, skips and expects refused for this call. */
+static void load_probe(struct loader *L, json_t *o, struct syscall *sc)
+{
+	json_t *po = json_object_get(o, "probe");
+	if (!po || L->failed)
+		return;
+	static const char *const pk[] = { "set", "args", "note", "skip_fields", "skip_args", "refuses", "queries", NULL };
+	push_key(L, "probe");
+	if (check_object(L, po, "'probe'", pk)) {
+		sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
+		sc->probe_args = get_strings(L, po, "args", "'probe'", &sc->nprobe_args);
+		sc->probe_note = get_str(L, po, "note", false, "'probe'");
+		sc->probe_skip = get_strings(L, po, "skip_fields", "'probe'", &sc->nprobe_skip);
+		sc->probe_refuses = get_strings(L, po, "refuses", "'probe'", &sc->nprobe_refuses);
+		sc->probe_skip_args = get_strings(L, po, "skip_args", "'probe'", &sc->nprobe_skip_args);
+		for (size_t i = 0; i < sc->nprobe_skip_args && !L->failed; i++)
+			if (!find_arg(sc, sc->probe_skip_args[i]))
+				lerr(L, "'skip_args': %s has no argument '%s'", sc->name, sc->probe_skip_args[i]);
+		load_queries(L, po, sc);
+		for (size_t i = 0; i < sc->nprobe_refuses && !L->failed; i++) {
+			const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
+			if (!colon || feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
+				push_key(L, "refuses");
+				push_idx(L, i);
+				lerr(L, "'%s' is not FIELD:FLAG of a flags field or argument of %s", f, sc->name);
+				pop(L);
+				pop(L);
+			}
+		}
+	}
+	pop(L);
+}
+
 static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 {
 	if (!check_object(L, o, "a syscall", syscall_keys))
@@ -1786,29 +1910,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	sc->simulation_only = get_str(L, o, "simulation_only", false, "a syscall");
 	if (json_object_get(o, "returns"))
 		sc->returns = (enum sc_returns)(RET_FD + pick(L, o, "returns", "a syscall", returns, 0));
-	json_t *io = json_object_get(o, "ioctl");
-	if (io && !L->failed) {
-		push_key(L, "ioctl");
-		if (check_object(L, io, "'ioctl'", ioctl_keys)) {
-			uint64_t nr = 0, type = 0;
-			sc->is_ioctl = true;
-			sc->ioctl_fd = get_str(L, io, "fd", true, "'ioctl'");
-			sc->ioctl_dir = (enum ioctl_dir)pick(L, io, "dir", "'ioctl'", ioctl_dirs, -1);
-			json_t *t = member(L, io, "type", true, "'ioctl'");
-			if (t && !L->failed) {
-				push_key(L, "type");
-				if (json_is_integer(t) && json_integer_value(t) >= 0 && json_integer_value(t) < 256)
-					type = (uint64_t)json_integer_value(t);
-				else if (!json_is_string(t) || !parse_c_int(json_string_value(t), false, &type) || type > 255)
-					lerr(L, "'type' must be 0..255");
-				pop(L);
-			}
-			get_uint(L, io, "nr", true, "'ioctl'", 0, 255, &nr);
-			sc->ioctl_type = (unsigned)type;
-			sc->ioctl_nr = (unsigned)nr;
-		}
-		pop(L);
-	}
+	load_ioctl(L, o, sc);
 	const char *stn = get_str(L, o, "struct", false, "a syscall");
 	if (stn && !L->failed && !(sc->st = catalog_find_struct(L->cat, stn))) {
 		push_key(L, "struct");
@@ -1829,74 +1931,12 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 	load_entries(L, o, sc);
 	load_fills(L, o, sc);
 
-	json_t *errs = get_array(L, o, "errors", true, "a syscall");
-	if (errs && !L->failed) {
-		static const char *const ek[] = { "errno", "meaning", NULL };
-		sc->errors = arena_alloc(L->a, sizeof(*sc->errors) * (json_array_size(errs) + 1));
-		push_key(L, "errors");
-		for (size_t i = 0; i < json_array_size(errs) && !L->failed; i++) {
-			json_t *eo = json_array_get(errs, i);
-			push_idx(L, i);
-			if (check_object(L, eo, "an error", ek)) {
-				check_errno_value(L, eo, "errno", "an error", false, &sc->errors[i].errno_name);
-				if (!sc->errors[i].errno_name && !L->failed)
-					lerr(L, "an error has no 'errno'");
-				sc->errors[i].meaning = get_str(L, eo, "meaning", true, "an error");
-			}
-			pop(L);
-			sc->nerrors = i + 1;
-		}
-		pop(L);
-	}
-	json_t *lin = get_array(L, o, "lineage", false, "a syscall");
-	if (lin && !L->failed) {
-		static const char *const lk[] = { "name", "since", "why", NULL };
-		sc->lineage = arena_alloc(L->a, sizeof(*sc->lineage) * (json_array_size(lin) + 1));
-		push_key(L, "lineage");
-		for (size_t i = 0; i < json_array_size(lin) && !L->failed; i++) {
-			json_t *lo = json_array_get(lin, i);
-			push_idx(L, i);
-			if (check_object(L, lo, "a lineage entry", lk)) {
-				sc->lineage[i].name = get_str(L, lo, "name", true, "a lineage entry");
-				sc->lineage[i].since = get_kver(L, lo, "since", true, "a lineage entry");
-				sc->lineage[i].why = get_str(L, lo, "why", true, "a lineage entry");
-			}
-			pop(L);
-			sc->nlineage = i + 1;
-		}
-		pop(L);
-	}
+	load_errors(L, o, sc);
+	load_lineage(L, o, sc);
 	sc->notes = get_strings(L, o, "notes", "a syscall", &sc->nnotes);
 	sc->links = get_strings(L, o, "links", "a syscall", &sc->nlinks);
 	load_features(L, o, sc);
-	json_t *po = json_object_get(o, "probe");
-	if (po && !L->failed) {
-		static const char *const pk[] = { "set", "args", "note", "skip_fields", "skip_args", "refuses", "queries", NULL };
-		push_key(L, "probe");
-		if (check_object(L, po, "'probe'", pk)) {
-			sc->probe_set = get_strings(L, po, "set", "'probe'", &sc->nprobe_set);
-			sc->probe_args = get_strings(L, po, "args", "'probe'", &sc->nprobe_args);
-			sc->probe_note = get_str(L, po, "note", false, "'probe'");
-			sc->probe_skip = get_strings(L, po, "skip_fields", "'probe'", &sc->nprobe_skip);
-			sc->probe_refuses = get_strings(L, po, "refuses", "'probe'", &sc->nprobe_refuses);
-			sc->probe_skip_args = get_strings(L, po, "skip_args", "'probe'", &sc->nprobe_skip_args);
-			for (size_t i = 0; i < sc->nprobe_skip_args && !L->failed; i++)
-				if (!find_arg(sc, sc->probe_skip_args[i]))
-					lerr(L, "'skip_args': %s has no argument '%s'", sc->name, sc->probe_skip_args[i]);
-			load_queries(L, po, sc);
-			for (size_t i = 0; i < sc->nprobe_refuses && !L->failed; i++) {
-				const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
-				if (!colon || feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
-					push_key(L, "refuses");
-					push_idx(L, i);
-					lerr(L, "'%s' is not FIELD:FLAG of a flags field or argument of %s", f, sc->name);
-					pop(L);
-					pop(L);
-				}
-			}
-		}
-		pop(L);
-	}
+	load_probe(L, o, sc);
 }
 
 /* ---- driver ---- */

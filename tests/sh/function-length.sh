@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/model/dataload.c load_syscall 129
 cli/cmd/cmd_show.c show_syscall 122
 cli/headers/lint.c lint_struct 121
 cli/teach/design.c rebuild 120
@@ -38,7 +37,6 @@ cli/cmd/cmd_import.c cmd_import 96
 cli/cmd/cmd_call.c cmd_call 94
 cli/model/decode.c decode_call_as 92
 cli/headers/hdiff.c diff_struct 91
-cli/model/dataload.c load_struct 90
 cli/cmd/cmd_explain.c explain_line 87
 cli/cmd/cmd_doc.c cmd_doc 86
 cli/cmd/cmd_diff.c cmd_diff 86
