@@ -19,7 +19,7 @@ The last lines are
 one a mode; each mismatch is minimised (as difftest minimises) and printed with both lines.
 
 Options: --xsc PATH --data DIR --cases N --seed S [--strace PATH] [--modes default,verbose]
-[--min-share P] [--quiet] [--keep DIR] [--no-minimise].
+[--min-share P] [--quiet] [--keep DIR] [--no-minimise] [--only NAME,...].
 With --min-share the exit status is 1 unless every mode reaches P percent.
 """
 import argparse
@@ -313,6 +313,7 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--no-minimise", action="store_true")
     ap.add_argument("--keep")
+    ap.add_argument("--only", help="comma-separated interface names: draw cases over these alone")
     o = ap.parse_args()
     if not shutil.which(o.strace):
         print("stracetest: no strace")
@@ -360,6 +361,8 @@ def stracetest(o, xsc, data, work):
     load_newer(data)
     ver = subprocess.run([o.strace, "-V"], capture_output=True, text=True).stdout.split("\n")[0]
     ifaces, skipped = interfaces(runner, xsc, data)
+    if o.only:
+        ifaces = [i for i in ifaces if i.name in o.only.split(",")]
     print("stracetest: %s; %d interfaces it decodes: %s" % (ver, len(ifaces), ", ".join(i.name for i in ifaces)))
     if skipped:
         print("stracetest: not decoded by this strace (or not live-callable), not generated: %s" % ", ".join(skipped))

@@ -38,9 +38,22 @@ const struct flagset *catalog_find_flagset(const struct catalog *c, const char *
 	FIND(c->flagsets, c->nflagsets, name);
 }
 
-static const struct flag *find_in_set(const struct flagset *fs, const char *name)
+static const struct flag *find_in_set_own(const struct flagset *fs, const char *name)
 {
 	FIND(fs->flags, fs->nflags, name);
+}
+
+static const struct flag *find_in_strace_names(const struct flagset *fs, const char *name)
+{
+	FIND(fs->strace.extra, fs->strace.nextra, name);
+}
+
+/* A flag of the set, or a name its strace table has (statx's AT_REMOVEDIR): a pasted line
+ * may hold it */
+static const struct flag *find_in_set(const struct flagset *fs, const char *name)
+{
+	const struct flag *f = find_in_set_own(fs, name);
+	return f ? f : find_in_strace_names(fs, name);
 }
 
 const struct flag *catalog_find_flag(const struct catalog *c, const struct flagset *fs,
@@ -571,11 +584,14 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 	}
 	struct strace_xlat *x = &fs->strace;
 	MV_STR(r, x->source), MV_STR(r, x->unknown), check_bool(r, &x->first_by_value);
-	MV_ARR(r, x->first, x->nfirst), MV_ARR(r, x->order, x->norder);
+	MV_ARR(r, x->first, x->nfirst), MV_ARR(r, x->order, x->norder), MV_ARR(r, x->extra, x->nextra);
+	for (size_t k = 0; x->extra && k < x->nextra && !r->bad; k++)
+		MV_STR(r, x->extra[k].name), MV_STR(r, x->extra[k].doc), MV_STR(r, x->extra[k].prov.source),
+			check_bool(r, &x->extra[k].mask), r->bad |= !x->extra[k].name || x->extra[k].ncompanions;
 	for (size_t k = 0; x->first && k < x->nfirst; k++)
-		r->bad |= x->first[k] >= fs->nflags;
+		r->bad |= x->first[k] >= fs->nflags + x->nextra;
 	for (size_t k = 0; x->order && k < x->norder; k++)
-		r->bad |= x->order[k] >= fs->nflags;
+		r->bad |= x->order[k] >= fs->nflags + x->nextra;
 }
 
 static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
@@ -594,7 +610,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STR(r, f->written_if.text), MV_ARR(r, f->written_if.code, f->written_if.ncode);
 		MV_REF(r, f->flagset, c->flagsets, c->nflagsets);
 		MV_STRS(r, f->aliases, f->naliases);
-		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_MODE), ENUM_OK(r, f->direction, FD_LAST);
+		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_LAST), ENUM_OK(r, f->direction, FD_LAST);
 		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only), check_bool(r, &f->strace_extra);
 	}
 	for (size_t k = 0; st->versions && k < st->nversions; k++) {

@@ -10,7 +10,8 @@
 #include "model/kver.h"
 
 /* How a field's value is shown (the strace way): decimal unless the catalogue says. */
-enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD, FF_MODE };
+enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD, FF_MODE, FF_EPOCH };
+#define FF_LAST FF_EPOCH
 
 /* Which way a struct or a field travels between the caller and the kernel. FD_DEFAULT: not
  * stated (a field, or a call's use of its struct, takes its struct's); a struct always has
@@ -51,6 +52,10 @@ struct strace_xlat {
 	bool first_by_value;
 	unsigned *first, *order;
 	size_t nfirst, norder;
+	/* names strace's table has that the set does not (flags the call refuses: statx's
+	 * AT_REMOVEDIR); an index i >= the set's nflags in first or order is extra[i - nflags] */
+	struct flag *extra;
+	size_t nextra;
 };
 
 struct flagset {

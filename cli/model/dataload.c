@@ -447,7 +447,8 @@ static const char *const flag_keys[] = { "name", "value", "since", "doc", "mask"
 					 "unverified", "backported", NULL };
 static const char *const flagset_keys[] = { "name", "kind", "prefix", "header", "doc", "flags", "value_bits", "strace",
 					    NULL };
-static const char *const strace_keys[] = { "source", "unknown", "first", "first_mask", "first_lookup", "order", NULL };
+static const char *const strace_keys[] = { "source", "unknown", "first", "first_mask", "first_lookup", "order", "names",
+					   NULL };
 static const char *const strace_lookups[] = { "bits", "value", NULL };
 static const char *const flagset_kinds[] = { "bits", "enum", NULL };
 
@@ -474,12 +475,15 @@ static unsigned *load_strace_names(struct loader *L, json_t *o, const char *key,
 		return NULL;
 	unsigned *idx = arena_alloc(L->a, sizeof(*idx) * (*n + 1));
 	push_key(L, key);
+	const struct strace_xlat *x = &fs->strace;
 	for (size_t i = 0; i < *n && !L->failed; i++) {
 		size_t k = 0;
 		while (k < fs->nflags && strcmp(fs->flags[k].name, names[i]))
 			k++;
-		if (k == fs->nflags)
-			lerr(L, "'%s' is not a flag of '%s'", names[i], fs->name);
+		for (size_t e = 0; k == fs->nflags + e && e < x->nextra; e++)
+			k += !!strcmp(x->extra[e].name, names[i]);
+		if (k == fs->nflags + x->nextra)
+			lerr(L, "'%s' is not a flag of '%s' nor one of its strace table's \"names\"", names[i], fs->name);
 		for (size_t j = 0; j < i && !L->failed; j++)
 			if (idx[j] == k)
 				lerr(L, "'%s' is listed twice", names[i]);
@@ -487,6 +491,35 @@ static unsigned *load_strace_names(struct loader *L, json_t *o, const char *key,
 	}
 	pop(L);
 	return idx;
+}
+
+/* "names": the entries of strace's table that the set does not hold (flags the call
+ * refuses, which strace names all the same: statx's AT_REMOVEDIR), name to value. */
+static void load_strace_extra(struct loader *L, json_t *so, struct flagset *fs)
+{
+	json_t *no = member(L, so, "names", false, "strace's table");
+	struct strace_xlat *x = &fs->strace;
+	if (!no || L->failed)
+		return;
+	push_key(L, "names");
+	if (!json_is_object(no) || fs->kind != FS_BITS)
+		lerr(L, "\"names\" is an object of flag names and values, in a bit set's table");
+	x->extra = arena_alloc(L->a, sizeof(*x->extra) * (json_object_size(no) + 1));
+	const char *name;
+	json_t *v;
+	json_object_foreach(no, name, v) {
+		if (L->failed)
+			break;
+		struct flag *f = &x->extra[x->nextra];
+		f->name = arena_strdup(L->a, name);
+		if (!json_is_string(v) || !parse_c_int(json_string_value(v), false, &f->value) || !f->value)
+			lerr(L, "'%s': the value must be a nonzero C integer literal such as \"0x200\"", name);
+		for (size_t i = 0; i < fs->nflags && !L->failed; i++)
+			if (!strcmp(fs->flags[i].name, name))
+				lerr(L, "'%s' is a flag of '%s': list it in \"order\" alone", name, fs->name);
+		x->nextra++;
+	}
+	pop(L);
 }
 
 /* "strace": the order and tables strace prints the set with, and where they come from. */
@@ -500,6 +533,7 @@ static void load_strace_xlat(struct loader *L, json_t *o, struct flagset *fs)
 	if (check_object(L, so, "strace's table", strace_keys)) {
 		x->source = get_str(L, so, "source", true, "strace's table");
 		x->unknown = get_str(L, so, "unknown", false, "strace's table");
+		load_strace_extra(L, so, fs);
 		x->order = load_strace_names(L, so, "order", fs, &x->norder);
 		x->first = load_strace_names(L, so, "first", fs, &x->nfirst);
 		x->first_by_value = pick(L, so, "first_lookup", "strace's table", strace_lookups, 0) == 1;
@@ -577,7 +611,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
 					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
 					  "source", "unverified", "backported", "verbose_only", "strace_extra", NULL };
-static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", NULL };
+static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", "epoch", NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
 static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", NULL };

@@ -1,5 +1,6 @@
 #include "model/decode.h"
 #include <string.h>
+#include <time.h>
 #include "model/expr.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -94,6 +95,7 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	case FF_SIGNAL: put_signal(sb, cat, v); break;
 	case FF_MODE: put_mode(sb, v); break;
 	case FF_FD:
+	case FF_EPOCH:
 	case FF_DEC:
 		if (ftype_signed(f->type))
 			sbuf_addf(sb, "%lld", (long long)(int64_t)v);
@@ -153,6 +155,109 @@ static void put_tail(struct sbuf *sb, const struct cstruct *st, const unsigned c
 	sbuf_adds(sb, shown < end ? "\"..." : "\"");
 }
 
+/* The comment strace writes after a timestamp (sprinttime_nsec, util.c): its local time with
+ * the nanoseconds and the zone, nothing for 0 or a nanosecond count past a second. */
+static void put_time_comment(struct sbuf *sb, int64_t sec, uint64_t nsec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char when[64], zone[16];
+	if ((!sec && !nsec) || nsec > 999999999 || !localtime_r(&t, &tm) ||
+	    !strftime(when, sizeof(when), "%FT%T", &tm) || !strftime(zone, sizeof(zone), "%z", &tm))
+		return;
+	sbuf_addf(sb, " /* %s", when);
+	if (nsec)
+		sbuf_addf(sb, ".%09llu", (unsigned long long)nsec);
+	sbuf_addf(sb, "%s */", zone);
+}
+
+/* Flattened members of a nested struct (stx_atime.tv_sec) are shown nested, as strace shows
+ * them: stx_atime={tv_sec=..., tv_nsec=...}; an "epoch" member's group ends in the time. */
+struct group_state {
+	const char *name; /* the open group's prefix, NULL: none */
+	size_t len;
+	bool epoch, first;
+	int64_t sec;
+	uint64_t nsec;
+};
+
+static void group_close(struct sbuf *sb, struct group_state *g)
+{
+	if (!g->name)
+		return;
+	sbuf_addch(sb, '}');
+	if (g->epoch)
+		put_time_comment(sb, g->sec, g->nsec);
+	*g = (struct group_state){ 0 };
+}
+
+/* Writes ", name=" for field f (or "name=" first), opening or closing its group. */
+static void put_field_name(struct sbuf *sb, const struct field *f, bool first, struct group_state *g)
+{
+	const char *dot = strchr(f->name, '.');
+	size_t len = dot ? (size_t)(dot - f->name) : 0;
+	if (g->name && (len != g->len || strncmp(g->name, f->name, len)))
+		group_close(sb, g);
+	if (len && !g->name) {
+		sbuf_addf(sb, "%s%.*s={", first ? "" : ", ", (int)len, f->name);
+		*g = (struct group_state){ .name = f->name, .len = len, .first = true };
+	}
+	if (g->name) {
+		sbuf_addf(sb, "%s%s=", g->first ? "" : ", ", f->name + len + 1);
+		g->first = false;
+	} else {
+		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
+	}
+}
+
+/* One field of a struct line, after its name: an epoch's seconds and the nanoseconds that
+ * follow them are kept for the group's time comment. */
+static void put_field_value(struct sbuf *sb, const struct catalog *cat, const struct field *f,
+			    const unsigned char *data, struct group_state *g)
+{
+	decode_field(sb, cat, f, data);
+	if (!g->name)
+		return;
+	if (f->format == FF_EPOCH) {
+		g->epoch = true;
+		g->sec = (int64_t)field_value(f, data);
+	} else if (g->epoch && !g->nsec) {
+		g->nsec = le_load(data + f->offset, f->elem_size);
+	}
+}
+
+/* strace's decode_attr_extra_data (bpf.c): a nonzero reserved area, as ... or with -v its
+ * bytes; returns whether anything was written */
+static bool put_extra(struct sbuf *sb, const struct field *f, const unsigned char *data, bool first,
+		      unsigned style, bool *abbreviated)
+{
+	if (mem_all_zero(data + f->offset, f->size))
+		return false;
+	if (!(style & DECODE_VERBOSE)) {
+		*abbreviated = true;
+		return false;
+	}
+	sbuf_addf(sb, "%sextra_data=\"", first ? "" : ", ");
+	for (unsigned k = 0; k < f->size; k++)
+		sbuf_addf(sb, "\\x%02x", data[f->offset + k]);
+	sbuf_addf(sb, "\" /* bytes %u..%u */", f->offset, f->offset + f->size - 1);
+	return true;
+}
+
+/* The size a struct line shows fields up to: the size, at most the struct's, and with
+ * strace's by_version only the largest version the size holds (sched_attr). */
+static uint64_t shown_extent(const struct cstruct *st, uint64_t size)
+{
+	uint64_t shown = size < st->size ? size : st->size;
+	if (st->strace_by_version)
+		for (size_t i = st->nversions; i-- > 0;)
+			if (st->versions[i].size <= size) {
+				shown = shown < st->versions[i].size ? shown : st->versions[i].size;
+				break;
+			}
+	return shown;
+}
+
 void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		      const unsigned char *data, size_t len, uint64_t size, uint64_t addr, unsigned style)
 {
@@ -169,14 +274,9 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 		}
 		return;
 	}
-	uint64_t shown = size < st->size ? size : st->size;
-	if (st->strace_by_version) /* strace shows the fields of the largest version the size holds */
-		for (size_t i = st->nversions; i-- > 0;)
-			if (st->versions[i].size <= size) {
-				shown = shown < st->versions[i].size ? shown : st->versions[i].size;
-				break;
-			}
+	uint64_t shown = shown_extent(st, size);
 	bool first = true, abbreviated = false, past_strace = false;
+	struct group_state g = { 0 };
 	sbuf_addch(sb, '{');
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
@@ -184,29 +284,21 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 			continue;
 		if ((style & DECODE_ENTRY) && f->direction == FD_OUT)
 			continue; /* the kernel writes it: strace shows it on exit, if at all */
-		if (f->strace_extra) { /* strace's decode_attr_extra_data (bpf.c) */
-			if (mem_all_zero(data + f->offset, f->size))
-				continue;
-			if (!(style & DECODE_VERBOSE)) {
-				abbreviated = true;
-				continue;
-			}
-			sbuf_addf(sb, "%sextra_data=\"", first ? "" : ", ");
-			for (unsigned k = 0; k < f->size; k++)
-				sbuf_addf(sb, "\\x%02x", data[f->offset + k]);
-			sbuf_addf(sb, "\" /* bytes %u..%u */", f->offset, f->offset + f->size - 1);
-			first = false;
+		if (f->strace_extra) {
+			group_close(sb, &g);
+			first &= !put_extra(sb, f, data, first, style, &abbreviated);
 			continue;
 		}
 		if (f->verbose_only && !(style & DECODE_VERBOSE)) {
 			abbreviated = true; /* strace's abbrev(tcp): -v shows it */
 			continue;
 		}
-		sbuf_addf(sb, "%s%s=", first ? "" : ", ", f->name);
-		decode_field(sb, cat, f, data);
+		put_field_name(sb, f, first, &g);
+		put_field_value(sb, cat, f, data, &g);
 		first = false;
 		past_strace |= st->strace_size && f->offset >= st->strace_size;
 	}
+	group_close(sb, &g);
 	/* bytes past the struct that strace knows, which no field of ours showed: its "..." */
 	abbreviated |= st->strace_size && size > st->strace_size && !past_strace;
 	if (abbreviated) {

@@ -151,6 +151,12 @@ static void put_unknown(struct sbuf *sb, const struct flagset *fs)
 		sbuf_addf(sb, " /* %s??? */", fs->prefix);
 }
 
+/* Entry i of the set's strace table: a flag of the set, or one of the names only the table has. */
+static const struct flag *table_flag(const struct flagset *fs, size_t i)
+{
+	return i < fs->nflags ? &fs->flags[i] : &fs->strace.extra[i - fs->nflags];
+}
+
 /* Names from the list idx (n entries; NULL: the whole set) whose bits are all in *v, in
  * order, '|'-joined after what sb holds from start; clears them from *v. Masks a table
  * holds are used as strace uses them; without a table, xsc's aliases are skipped. */
@@ -159,7 +165,7 @@ static void put_greedy(struct sbuf *sb, size_t start, const struct flagset *fs, 
 {
 	for (size_t k = 0; k < n && *v; k++) {
 		size_t i = idx ? idx[k] : k;
-		const struct flag *f = &fs->flags[i];
+		const struct flag *f = table_flag(fs, i);
 		if (!f->value || (used && used[i]) || (f->value & *v) != f->value)
 			continue;
 		if (!idx && f->mask)
@@ -193,13 +199,13 @@ void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 		/* the first table: open's access mode looked up as a value, statx's sync type as bits
 		 * (0 named by its zero entry) */
 		uint64_t low = v & x->first_mask;
-		const struct flag *zero = &fs->flags[x->first[0]];
+		const struct flag *zero = table_flag(fs, x->first[0]);
 		if (x->first_by_value) {
 			size_t k = 0;
-			while (k < x->nfirst && fs->flags[x->first[k]].value != low)
+			while (k < x->nfirst && table_flag(fs, x->first[k])->value != low)
 				k++;
 			if (k < x->nfirst)
-				sbuf_adds(sb, fs->flags[x->first[k]].name);
+				sbuf_adds(sb, table_flag(fs, x->first[k])->name);
 			else
 				sbuf_addf(sb, "%#llx", (unsigned long long)low);
 		} else if (!low && !zero->value) {
@@ -215,11 +221,11 @@ void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 		sbuf_addch(sb, '|');
 		start = sb->len;
 	} else if (!v) {
-		const struct flag *zero = x->norder ? &fs->flags[x->order[0]] : NULL;
+		const struct flag *zero = x->norder ? table_flag(fs, x->order[0]) : NULL;
 		sbuf_adds(sb, zero && !zero->value ? zero->name : "0");
 		return;
 	}
-	bool *used = xcalloc(fs->nflags + 1, sizeof(*used));
+	bool *used = xcalloc(fs->nflags + x->nextra + 1, sizeof(*used));
 	for (size_t k = 0; k < x->norder; k++)
 		used[x->order[k]] = true;
 	put_greedy(sb, start, fs, x->order, x->norder, &v, NULL);
