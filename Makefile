@@ -35,12 +35,16 @@ PKGS    := readline jansson
 # are dlopen'ed, and so is cmark-gfm (cli/docs/md.c): only their headers are built against.
 BUILD_PKGS := gcc make pkg-config libc6-dev libreadline-dev libjansson-dev \
 	      libcurl4-openssl-dev libclang-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+# the WebAssembly build (make wasm): clang 14's wasm32 target, lld, wasi-libc, the wasm32
+# compiler runtime; node runs it in the tests; dpkg-dev's apt-get source fetches jansson's source
+WASM_PKGS := clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs dpkg-dev
 # ... and what only the tests, the real kernels and the site need, never the build: tmux drives
 # the REPL, chromium and poppler-utils render the site and the handout, man-db the man page;
 # qemu boots the real kernels ('target vm') and cpio packs the guest's initramfs, apt and
-# dpkg-deb fetch Debian's images ('make kernels'); less is the default pager
+# dpkg-deb fetch Debian's images ('make kernels'); less is the default pager; the WebAssembly
+# toolchain builds the site's console
 OPT_PKGS := tmux libbpf-dev strace valgrind util-linux python3 chromium poppler-utils man-db \
-	    qemu-system-x86 cpio less
+	    qemu-system-x86 cpio less $(WASM_PKGS)
 DEB_PKGS := $(BUILD_PKGS) $(OPT_PKGS)
 
 ifeq ($(SANITIZE),1)
@@ -262,6 +266,7 @@ run: all
 
 test: all fuzz-build
 	@$(MAKE) --no-print-directory static
+	@$(MAKE) --no-print-directory -s wasm-module >/dev/null 2>&1 || echo "make test: the WebAssembly build failed (make wasm says why); wasm-same.sh will say so"
 	@$(BUILD)/xsc --data data kernels fetch >/dev/null || echo "make test: the kernel images could not be fetched; the VM tests will say so"
 	@BUILD=$(BUILD) sh tests/run.sh
 
@@ -394,9 +399,11 @@ clean:
 #                 wasm32-wasi (issue 29), with jansson built from Debian's source package (the
 #                 catalogue's own parser, not a second one); then one simulated script under node.
 # The kernel layer's live calls, VMs and probes, the uapi header reader, the REPL, the site and
-# demo are left out (they need processes, a kernel or libraries WASI lacks): cli/wasm/loader.mjs
-# makes a call into any of them an error saying it needs the native program.
-WASM_PKGS  := clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 nodejs dpkg-dev
+# demo are left out (they need processes, a kernel or libraries WASI lacks): cli/wasm/wasi.js
+# makes a call into any of them an error saying it needs the native program. The module is a
+# WASI reactor: the site's console calls cli/wasm/console.c's exports on one session, and
+# cli/wasm/loader.mjs calls its exported main with a script, through the same JavaScript WASI
+# (tests/sh/wasm-same.sh: every simulated golden transcript, byte for byte).
 WASM       := build/wasm
 WASM_CC    := clang-14
 WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/outfile.c cli/base/landlock.c \
@@ -404,7 +411,7 @@ WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/out
 	      cli/kernel/vm.c cli/kernel/vmagent.c cli/headers/fetch.c \
 	      cli/headers/hchild.c cli/headers/header.c cli/headers/hinclude.c cli/docs/md.c cli/docs/site.c \
 	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
-WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c
+WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c
 WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)
 JANSSON    := $(WASM)/jansson-2.14/src
 JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_seed.o load.o memory.o \
@@ -414,7 +421,7 @@ JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_see
 WASM_FLAGS := --target=wasm32-wasi --sysroot=$(WASM)/sysroot -O2 -D_WASI_EMULATED_SIGNAL \
 	      -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_GETPID -idirafter $(WASM)/uapi
 WASM_LIBS  := -lwasi-emulated-signal -lwasi-emulated-process-clocks -lwasi-emulated-mman -lwasi-emulated-getpid
-.PHONY: wasm wasm-deps
+.PHONY: wasm wasm-deps wasm-module
 .SECONDARY: $(JANSSON_OBJS:.o=.c)
 # The live-call table (kernel/systable.c) is x86_64's and aarch64's: on wasm32 it is empty, so
 # every call is simulated and its guards go unused; invoke.c's rseq release is unreachable
@@ -422,22 +429,15 @@ $(WASM)/cli/kernel/systable.o: WASM_QUIET = -Wno-unused-const-variable
 $(WASM)/cli/kernel/invoke.o: WASM_QUIET = -Wno-null-pointer-arithmetic
 
 wasm-deps:
-	@missing=""; for p in $(WASM_PKGS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			echo "make wasm-deps: installing$$missing"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-		else \
-			echo "make wasm-deps: missing packages; run as root:"; \
-			echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
-		fi; \
-	fi
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(WASM_PKGS)"
+
+# the module alone (make test builds it: incremental, its objects under build/wasm)
+wasm-module: build/site/assets/xsc.wasm
+	@:
 
 wasm: build/site/assets/xsc.wasm
-	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node --single-threaded --no-warnings ../../cli/wasm/loader.mjs --data /top/data \
-		/top/tests/cli/0123-sim-before-size.xsc; echo "exit $$?"; } 2>&1 </dev/null | cmp - 0123-sim-before-size.out
+	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node ../../cli/wasm/loader.mjs --data /top/data \
+		0123-sim-before-size.xsc; echo "exit $$?"; } 2>&1 </dev/null | cmp - 0123-sim-before-size.out
 	@echo "make wasm: $< ($$(gzip -9c $< | wc -c) bytes gzipped) answers tests/cli/0123-sim-before-size as native xsc does"
 
 $(WASM)/sysroot/.made:
@@ -488,4 +488,5 @@ $(WASM)/%.o: %.c cli/wasm/compat.h $(wildcard cli/wasm/include/sys/*.h) $(JANSSO
 
 build/site/assets/xsc.wasm: $(WASM_OBJS) $(JANSSON_OBJS)
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_FLAGS) -o $@ $^ $(WASM_LIBS) -Wl,--allow-undefined -Wl,--strip-debug -Wl,--stack-first -Wl,-z,stack-size=8388608
+	$(WASM_CC) $(WASM_FLAGS) -mexec-model=reactor -o $@ $^ $(WASM_LIBS) -Wl,--allow-undefined -Wl,--strip-debug \
+		-Wl,--stack-first -Wl,-z,stack-size=8388608 -Wl,--export=__main_argc_argv

@@ -100,7 +100,13 @@ struct arena {
 	size_t used, cap;
 };
 #define ARENA_INIT { NULL, 0, 0 }
+#if defined(__wasm__)
+/* WebAssembly's mmap is malloc (cli/wasm/compat.h): a reservation is memory there, and the
+ * catalogue's arena holds about 1 MiB */
+#define ARENA_RESERVE ((size_t)16 << 20)
+#else
 #define ARENA_RESERVE ((size_t)256 << 20) /* address space, not memory */
+#endif
 void *arena_alloc(struct arena *a, size_t n);      /* zeroed, 16-aligned */
 char *arena_strdup(struct arena *a, const char *s); /* NULL stays NULL */
 void arena_release(struct arena *a);

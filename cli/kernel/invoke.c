@@ -43,6 +43,12 @@ static long arch_nr(const struct syscall *sc)
 bool invoke_supported(const struct syscall *sc, const char **why)
 {
 	const struct sysent *se = systable_find(sc->name);
+#if defined(__wasm__)
+	/* the browser's build (make wasm): no kernel to call, whatever the syscall */
+	(void)se;
+	*why = "live calls need the native program (this is xsc built for WebAssembly); 'target sim VERSION' answers it";
+	return false;
+#endif
 	if (sc->designed) {
 		*why = "it is a designed syscall that no kernel has";
 		return false;

@@ -1,29 +1,43 @@
-// Runs build/site/assets/xsc.wasm under node's WASI (make wasm):
-//   node --single-threaded cli/wasm/loader.mjs ARGS...
-// --single-threaded: with V8's background compiler threads, node v20 dies of SIGSEGV (si_code
-// SI_KERNEL, right after making a code page writable) in about half the runs on this machine.
-// The source tree is visible to the program as /top (so --data /top/data, /top/tests/...), and
-// the working directory as /cwd. Calls into what the WebAssembly build leaves out (live calls,
-// VMs, headers, the site: see the Makefile's WASM_LEAVE) were left as imports; each is
-// answered here by an error that names it, instead of a program that cannot start.
-import { WASI } from 'node:wasi';
-import { readFile } from 'node:fs/promises';
+// Runs build/site/assets/xsc.wasm under node, through the browser's own WASI shim
+// (cli/wasm/wasi.js), as tests/sh/wasm-same.sh does:
+//   node cli/wasm/loader.mjs ARGS...
+// The program sees the source tree's data/ as /top/data (so --data /top/data), the lessons
+// beside it (/top/docs/lessons, where xsc looks for them from its data) and a copy of
+// the working directory as its own: relative paths name the same files, and messages the same
+// names, as the native program's. Both live in memory: what the program writes stays there.
+// Node's own WASI is not used: on node v20 a run whose module's memory grew died of SIGSEGV or
+// a V8 fatal error in the collector (tests/cli/0068 and 0122 did, most runs).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
+const require = createRequire(import.meta.url);
+const XscWasi = require('./wasi.js');
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const file = process.env.XSC_WASM || path.join(top, 'build/site/assets/xsc.wasm');
-const wasi = new WASI({
-	version: 'preview1',
+
+// the regular files below dir, at most depth levels down, as name -> bytes under prefix
+function tree(dir, prefix, depth, into) {
+	for (const e of readdirSync(dir, { withFileTypes: true })) {
+		const p = path.join(dir, e.name);
+		if (e.isDirectory() && depth > 0) tree(p, `${prefix}/${e.name}`, depth - 1, into);
+		else if (e.isFile() && statSync(p).size <= 4 << 20) into[`${prefix}/${e.name}`] = readFileSync(p);
+	}
+	return into;
+}
+
+const files = tree(process.cwd(), 'cwd', 1, {});
+tree(path.join(top, 'data'), 'top/data', 4, files);
+tree(path.join(top, 'docs/lessons'), 'top/docs/lessons', 1, files);
+const wasi = new XscWasi({
 	args: ['xsc', ...process.argv.slice(2)],
 	env: { XSC_NO_CACHE: '1', NO_COLOR: '1', LC_ALL: 'C' },
-	preopens: { '/top': top, '/cwd': process.cwd() },
-	returnOnExit: true,
+	files,
+	preopens: { '/top': 'top', '.': 'cwd' },
+	stdout: (b) => process.stdout.write(b),
+	stderr: (b) => process.stderr.write(b),
 });
-const module = await WebAssembly.compile(await readFile(file));
-const absent = {};
-for (const imp of WebAssembly.Module.imports(module))
-	if (imp.module === 'env' && imp.kind === 'function')
-		absent[imp.name] = () => { throw new Error(`xsc: ${imp.name} needs the native program`); };
-const instance = await WebAssembly.instantiate(module, { ...wasi.getImportObject(), env: absent });
-process.exitCode = wasi.start(instance);
+const module = new WebAssembly.Module(readFileSync(file));
+wasi.bind(new WebAssembly.Instance(module, wasi.importObject(module)));
+process.exitCode = wasi.main();

@@ -13,6 +13,7 @@ layer() {
 	base/*) echo "0 base" ;;
 	model/*) echo "1 model" ;;
 	kernel/*) echo "2 kernel" ;;
+	wasm/console.c) echo "6 front" ;; # the site console's entry points: a session, lines run as a script's
 	wasm/*) echo "2 kernel" ;; # wasm/: what the WebAssembly build has in place of processes, signals and guests
 	sim/*) echo "2 sim" ;;
 	headers/*) echo "2 headers" ;;
