@@ -79,6 +79,8 @@ NOT_MEMBERS = {
     "xattr_flags": ("XATTR_", "the XATTR_*_PREFIX and _LEN macros are name prefixes, not flags"),
     "perf_ioctls": ("PERF_EVENT_IOC_", "the set holds the perf ioctls that carry an extensible struct "
                     "(PERF_EVENT_IOC_MODIFY_ATTRIBUTES); the others take a fixed-size argument or none"),
+    "bpf_prog_load_flags": ("BPF_F_", "BPF_F_* names the flags of many bpf commands (attach, query, map and link flags); "
+                            "the set holds BPF_PROG_LOAD's prog_flags"),
     "O_ACCMODE": "a mask of the access modes, not a flag",
     "O_NDELAY": "O_NONBLOCK's old name",
     "SCHED_RESET_ON_FORK": "OR'ed into sched_setscheduler's policy; sched_attr says SCHED_FLAG_RESET_ON_FORK",
