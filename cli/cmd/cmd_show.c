@@ -264,11 +264,11 @@ static void show_errors(struct out *o, const struct syscall *sc)
 	errtable_release(&t);
 }
 
-static void show_syscall(struct out *o, const struct syscall *sc)
+/* The call's identity: name, prototype, kind, numbers, header, safety. */
+static void show_identity(struct out *o, const struct syscall *sc)
 {
 	static const char *const ioc_macro[] = { [IOD_NONE] = "", [IOD_W] = "W", [IOD_R] = "R", [IOD_RW] = "WR" }; /* _IO, _IOW, … */
 	char kv[16];
-	out_obj(o, NULL);
 	out_text(o, "%s%s%s — %s\n  %s\n", out_color(o, OC_BOLD), sc->name, out_color(o, OC_RESET), sc->summary,
 		 sc->prototype);
 	out_text(o, "  kind %s · since %s · ", sc_kind_name(sc->kind), kver_str(sc->since, kv));
@@ -294,7 +294,10 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	out_str(o, "struct", sc->st ? sc->st->name : NULL);
 	if (sc->st)
 		out_str(o, "direction", fdir_name(sc->direction != FD_DEFAULT ? sc->direction : sc->st->direction));
+}
 
+static void show_args(struct out *o, const struct syscall *sc)
+{
 	out_text(o, "arguments:\n");
 	out_arr(o, "args");
 	for (size_t i = 0; i < sc->nargs; i++) {
@@ -312,7 +315,12 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 		out_end(o);
 	}
 	out_end(o);
+}
 
+/* Where the size travels and what the kernel does with each size. */
+static void show_size(struct out *o, const struct syscall *sc)
+{
+	char kv[16];
 	struct sbuf sz = SBUF_INIT;
 	size_sentence(&sz, sc);
 	out_text(o, "size: %s\n", sz.buf);
@@ -322,27 +330,30 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 	else if (sc->size_where == SW_FIELD)
 		out_str(o, "size_field", sc->size_name);
 	out_str(o, "size_where", (const char *[]){ "arg", "field", "ioctl", "pointer", "none" }[sc->size_where]);
-	if (sc->has_rules) {
-		const struct size_rules *r = &sc->rules;
-		out_obj(o, "rules");
-		out_str(o, "zero", size_answer_name(&r->zero));
-		out_str(o, "below_ver0", size_answer_name(&r->below_ver0));
-		if (r->cap) out_u64(o, "cap", r->cap); else out_null(o, "cap");
-		out_str(o, "cap_since", r->cap_since ? kver_str(r->cap_since, kv) : NULL);
-		out_str(o, "tail", size_tail_name(r->tail));
-		out_str(o, "writeback", size_writeback_name(r->writeback));
-		out_end(o);
-	}
+	if (!sc->has_rules)
+		return;
+	const struct size_rules *r = &sc->rules;
+	out_obj(o, "rules");
+	out_str(o, "zero", size_answer_name(&r->zero));
+	out_str(o, "below_ver0", size_answer_name(&r->below_ver0));
+	if (r->cap) out_u64(o, "cap", r->cap); else out_null(o, "cap");
+	out_str(o, "cap_since", r->cap_since ? kver_str(r->cap_since, kv) : NULL);
+	out_str(o, "tail", size_tail_name(r->tail));
+	out_str(o, "writeback", size_writeback_name(r->writeback));
+	out_end(o);
+}
 
-	/* flag sets of the arguments and of the struct */
+/* The layout of the call's struct, then the flag sets of its arguments and of the struct,
+ * each once. */
+static void show_layout_and_flagsets(struct out *o, const struct syscall *sc)
+{
 	const struct flagset *sets[48];
 	size_t n = 0;
 	for (size_t i = 0; i < sc->nargs; i++)
 		if (sc->args[i].flagset && n < ARRAY_SIZE(sets))
 			sets[n++] = sc->args[i].flagset;
-	if (sc->st)
-		n = cstruct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
 	if (sc->st) {
+		n = cstruct_flagsets(sc->st, sets, n, ARRAY_SIZE(sets));
 		out_text(o, "\n");
 		out_obj(o, "layout");
 		show_layout(o, sc->st, sc);
@@ -358,8 +369,12 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 			show_flagset(o, sets[i]);
 	}
 	out_end(o);
+}
 
-	show_errors(o, sc);
+/* Lineage, notes and links. */
+static void show_history(struct out *o, const struct syscall *sc)
+{
+	char kv[16];
 	out_text(o, "%s", sc->nlineage ? "lineage:\n" : "");
 	out_arr(o, "lineage");
 	for (size_t i = 0; i < sc->nlineage; i++) {
@@ -384,6 +399,17 @@ static void show_syscall(struct out *o, const struct syscall *sc)
 		out_str(o, NULL, sc->links[i]);
 	}
 	out_end(o);
+}
+
+static void show_syscall(struct out *o, const struct syscall *sc)
+{
+	out_obj(o, NULL);
+	show_identity(o, sc);
+	show_args(o, sc);
+	show_size(o, sc);
+	show_layout_and_flagsets(o, sc);
+	show_errors(o, sc);
+	show_history(o, sc);
 	out_end(o);
 }
 

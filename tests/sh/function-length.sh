@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/cmd/cmd_show.c show_syscall 122
 cli/headers/lint.c lint_struct 121
 cli/teach/design.c rebuild 120
 cli/kernel/explain.c explain_outcome 118
