@@ -25,7 +25,6 @@ long='
 cli/headers/lint.c lint_struct 121
 cli/teach/design.c rebuild 120
 cli/kernel/explain.c explain_outcome 118
-cli/cmd/cmd_call.c print_outcome 117
 cli/headers/header.c header_export_json 112
 cli/sim/sim.c sim_walk 110
 cli/docs/termdoc.c block_one 108
@@ -33,7 +32,6 @@ cli/kernel/invoke.c invoke_run 106
 cli/cmd/cmd_probe.c print_report 105
 cli/kernel/probe.c probe_run 102
 cli/cmd/cmd_import.c cmd_import 96
-cli/cmd/cmd_call.c cmd_call 94
 cli/model/decode.c decode_call_as 92
 cli/headers/hdiff.c diff_struct 91
 cli/cmd/cmd_explain.c explain_line 87
