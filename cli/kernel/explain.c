@@ -400,112 +400,137 @@ static void explain_fills(struct explanation *e, const struct catalog *cat, cons
 		    seen, seen == 1 ? "" : "s");
 }
 
-void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
-		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim)
+/* A call that did not come back with an answer: why. False when it did (OS_CALLED). */
+static bool explain_no_answer(struct explanation *e, const struct call_plan *plan, const struct outcome *o)
 {
-	const struct syscall *sc = plan->req.sc;
-	const struct cstruct *st = plan->req.buf_arg >= 0 ? sc->st : NULL;
-	char kvs[16], since[16];
-	if (plan->notes.len)
-		say(e, "%s", plan->notes.buf);
 	switch (o->stage) {
 	case OS_NOT_RUN:
 		say(e, "the call did not run");
-		return;
+		return true;
 	case OS_SETUP:
 		say(e, "the sandbox could not be set up (%s); nothing was called", o->setup_error.buf);
-		return;
+		return true;
 	case OS_TIMEOUT:
 		say(e, "the call did not return within %u ms; its child was killed", plan->timeout_ms);
-		return;
+		return true;
 	case OS_SIGNALED:
 		say(e, "the sandboxed child died of signal %d (%s)%s%s", o->signal, strsignal(o->signal),
 		    o->setup_error.len ? ": " : "", o->setup_error.buf);
-		return;
+		return true;
 	case OS_CALLED:
 		break;
 	}
-	if (o->has_size_cell && o->size_cell_before != o->size_cell_after)
-		say(e, "the kernel wrote %u through the size pointer (it was %u)%s", o->size_cell_after, o->size_cell_before,
-		    o->ret == -1 && o->err == E2BIG ? ": the size it needs" : "");
-	unsigned ksize = st ? kernel_struct_size(st, kv) : 0;
-	unsigned ver0 = st && st->nversions ? st->versions[0].size : ksize;
-	if (sc->has_rules && sc->rules.min)
-		ver0 = sc->rules.min;
-	uint64_t size = o->size;
-	const struct size_rules *r = &sc->rules;
-	int err = o->ret == -1 ? o->err : 0;
-	const char *en = err ? errno_name(err) : NULL;
-	bool output = r->tail == TAIL_ZEROED || r->tail == TAIL_UNTOUCHED;
+	return false;
+}
 
-	if (err == ENOSYS) {
-		say(e, "this kernel (%s) has no %s; it was added in %s", kver_str(kv, kvs), sc->name,
-		    kver_str(sc->since, since));
+/* The struct's sizes at the kernel explained: its own (ksize), the first it accepts (ver0),
+ * and the size passed. */
+struct sizes_at {
+	const struct cstruct *st; /* NULL: the call passed no struct */
+	unsigned ksize, ver0;
+	unsigned long long size;
+};
+
+/* A success: what the kernel made of the size passed, then what it returned and wrote. */
+static void explain_success(struct explanation *e, const struct catalog *cat, const struct call_plan *plan,
+			    const struct outcome *o, const struct sizes_at *z, const struct sim_verdict *sim)
+{
+	const struct syscall *sc = plan->req.sc;
+	const struct size_rules *r = &sc->rules;
+	bool output = r->tail == TAIL_ZEROED || r->tail == TAIL_UNTOUCHED;
+	unsigned long long size = z->size;
+	unsigned ksize = z->ksize;
+	if (z->st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER) {
+		const struct sversion *v = version_of_size(z->st, size);
+		if (size == 0 && r->zero.kind == SA_VER0)
+			say(e, "size 0 is taken as the first version (%u bytes), an old-ABI quirk of %s", z->ver0, sc->name);
+		else if (output && size < ksize)
+			say(e, "an output call: the kernel wrote only the first %llu of its %u bytes", size, ksize);
+		else if (output && size > ksize)
+			say(e, "an output call: the kernel wrote its %u bytes and %s the %llu past them", ksize,
+			    r->tail == TAIL_ZEROED ? "zeroed" : "left alone", size - ksize);
+		else if (size < ksize)
+			say(e, "size %llu is smaller than this kernel's struct (%u): the kernel zero-filled bytes %llu..%u, so those fields mean the old behaviour",
+			    size, ksize, size, ksize - 1);
+		else if (size > ksize)
+			say(e, "size %llu is larger than this kernel's struct (%u): the %llu bytes past it are zero, so the kernel accepted them",
+			    size, ksize, size - ksize);
+		else
+			say(e, "size %llu is exactly this kernel's struct%s%s%s", size,
+			    v && v->name ? " (" : "", v && v->name ? v->name : "", v && v->name ? ")" : "");
+	}
+	if (o->ret > 2 && sc->returns == RET_FD && plan->live) /* a call of xsc's, not a strace line */
+		say(e, "%ld is a file descriptor; it was closed when the sandboxed child exited", o->ret);
+	explain_fills(e, cat, plan, o, sim);
+}
+
+/* E2BIG with a struct: the cap, a size below the first version, or the first nonzero byte
+ * past the kernel's struct. */
+static void explain_e2big(struct explanation *e, const struct call_plan *plan, const struct outcome *o,
+			  const struct sizes_at *z)
+{
+	const struct syscall *sc = plan->req.sc;
+	const struct size_rules *r = &sc->rules;
+	unsigned long long size = z->size;
+	char since[16];
+	if (r->cap && size > r->cap) {
+		say(e, "size %llu is above the %llu-byte cap %s puts on its struct%s%s", size, (unsigned long long)r->cap,
+		    sc->name, r->cap_since ? ", added in " : "", r->cap_since ? kver_str(r->cap_since, since) : "");
 		return;
 	}
-	if (sim && sim->o && explain_by_checks(e, cat, plan, err, kv, sim))
-		return;
-	if (!err) {
-		if (st && sc->size_where != SW_NONE && sc->size_where != SW_POINTER) {
-			const struct sversion *v = version_of_size(st, size);
-			if (size == 0 && r->zero.kind == SA_VER0)
-				say(e, "size 0 is taken as the first version (%u bytes), an old-ABI quirk of %s", ver0, sc->name);
-			else if (output && size < ksize)
-				say(e, "an output call: the kernel wrote only the first %llu of its %u bytes", (unsigned long long)size, ksize);
-			else if (output && size > ksize)
-				say(e, "an output call: the kernel wrote its %u bytes and %s the %llu past them", ksize,
-				    r->tail == TAIL_ZEROED ? "zeroed" : "left alone", (unsigned long long)(size - ksize));
-			else if (size < ksize)
-				say(e, "size %llu is smaller than this kernel's struct (%u): the kernel zero-filled bytes %llu..%u, so those fields mean the old behaviour",
-				    (unsigned long long)size, ksize, (unsigned long long)size, ksize - 1);
-			else if (size > ksize)
-				say(e, "size %llu is larger than this kernel's struct (%u): the %llu bytes past it are zero, so the kernel accepted them",
-				    (unsigned long long)size, ksize, (unsigned long long)(size - ksize));
-			else
-				say(e, "size %llu is exactly this kernel's struct%s%s%s", (unsigned long long)size,
-				    v && v->name ? " (" : "", v && v->name ? v->name : "", v && v->name ? ")" : "");
-		}
-		if (o->ret > 2 && sc->returns == RET_FD && plan->live) /* a call of xsc's, not a strace line */
-			say(e, "%ld is a file descriptor; it was closed when the sandboxed child exited", o->ret);
-		explain_fills(e, cat, plan, o, sim);
+	if (size < z->ver0 && r->below_ver0.kind == SA_ERRNO && r->below_ver0.err == E2BIG) {
+		say(e, "size %llu is below the first version (%u): %s answers E2BIG rather than EINVAL", size, z->ver0, sc->name);
 		return;
 	}
+	uint64_t end = size < plan->req.buflen ? size : plan->req.buflen;
+	uint64_t off = z->ksize;
+	while (off < end && !o->before[off])
+		off++;
+	if (off < end) {
+		const struct field *f = cstruct_field_at(z->st, off);
+		if (f)
+			say(e, "byte %llu is nonzero (0x%02x) and this kernel's struct ends at %u: it is in field %s, added in %s",
+			    (unsigned long long)off, o->before[off], z->ksize, f->name, kver_str(f->since, since));
+		else
+			say(e, "byte %llu is nonzero (0x%02x), past this kernel's struct (%u) and past every field the catalogue knows",
+			    (unsigned long long)off, o->before[off], z->ksize);
+	} else if (size > plan->req.buflen) {
+		say(e, "size %llu is past the memory xsc holds; the kernel refused it without a fault", size);
+	} else {
+		say(e, "no byte past this kernel's struct (%u) is nonzero: E2BIG came from a check inside the struct", z->ksize);
+	}
+}
+
+/* EINVAL for a size below the first published one (unless the rules answer size 0 otherwise). */
+static bool below_first_size(const struct syscall *sc, const struct sizes_at *z)
+{
+	const struct size_rules *r = &sc->rules;
+	const struct cstruct *st = z->st;
+	return st && (st->nversions || r->min) && sc->size_where != SW_NONE && sc->size_where != SW_POINTER &&
+	       z->size < z->ver0 &&
+	       !(z->size == 0 && r->zero.kind != SA_UNSAID && !(r->zero.kind == SA_ERRNO && r->zero.err == EINVAL));
+}
+
+/* A failure no check explained: the size's part in it, follow-up calls for EINVAL, then the
+ * catalogue's prose. */
+static void explain_failure(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
+			    const struct outcome *o, uint32_t kv, const struct sizes_at *z, const struct sim_verdict *sim)
+{
+	const struct syscall *sc = plan->req.sc;
+	const struct cstruct *st = z->st;
+	int err = o->err;
+	const char *en = errno_name(err);
+	char kvs[16];
 	/* the prose is what no check covers yet: it may help only where the checks do not answer */
 	bool checks_agree = sim && sim->o && (sim->o->ret == -1 ? sim->o->err : 0) == err;
 	const char *m = checks_agree ? NULL : meaning(sc, en ? en : "");
-	if (err == E2BIG && st && (size >> 63) && sc->check_fields)
+	if (err == E2BIG && st && (z->size >> 63) && sc->check_fields)
 		say(e, "bit 63 of the size is CHECK_FIELDS, proposed in 2024 and never merged: this kernel sees a huge size (try 'target sim %s --check-fields')",
 		    kver_str(kv, kvs));
 	if (err == E2BIG && st) {
-		if (r->cap && size > r->cap) {
-			say(e, "size %llu is above the %llu-byte cap %s puts on its struct%s%s", (unsigned long long)size,
-			    (unsigned long long)r->cap, sc->name, r->cap_since ? ", added in " : "",
-			    r->cap_since ? kver_str(r->cap_since, since) : "");
-		} else if (size < ver0 && r->below_ver0.kind == SA_ERRNO && r->below_ver0.err == E2BIG) {
-			say(e, "size %llu is below the first version (%u): %s answers E2BIG rather than EINVAL", (unsigned long long)size,
-			    ver0, sc->name);
-		} else {
-			uint64_t end = size < plan->req.buflen ? size : plan->req.buflen;
-			uint64_t off = ksize;
-			while (off < end && !o->before[off])
-				off++;
-			if (off < end) {
-				const struct field *f = cstruct_field_at(st, off);
-				if (f)
-					say(e, "byte %llu is nonzero (0x%02x) and this kernel's struct ends at %u: it is in field %s, added in %s",
-					    (unsigned long long)off, o->before[off], ksize, f->name, kver_str(f->since, since));
-				else
-					say(e, "byte %llu is nonzero (0x%02x), past this kernel's struct (%u) and past every field the catalogue knows",
-					    (unsigned long long)off, o->before[off], ksize);
-			} else if (size > plan->req.buflen) {
-				say(e, "size %llu is past the memory xsc holds; the kernel refused it without a fault", (unsigned long long)size);
-			} else {
-				say(e, "no byte past this kernel's struct (%u) is nonzero: E2BIG came from a check inside the struct", ksize);
-			}
-		}
-	} else if (err == EINVAL && st && (st->nversions || r->min) && sc->size_where != SW_NONE &&
-		   sc->size_where != SW_POINTER && size < ver0 && !(size == 0 && r->zero.kind != SA_UNSAID && !(r->zero.kind == SA_ERRNO && r->zero.err == EINVAL))) {
-		say(e, "size %llu is below the first published size, %u%s%s%s", (unsigned long long)size, ver0,
+		explain_e2big(e, plan, o, z);
+	} else if (err == EINVAL && below_first_size(sc, z)) {
+		say(e, "size %llu is below the first published size, %u%s%s%s", z->size, z->ver0,
 		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
 		    st->nversions && st->versions[0].name ? ")" : "");
 	} else if (err == EINVAL && plan->live) {
@@ -517,4 +542,35 @@ void explain_outcome(struct explanation *e, const struct catalog *cat, struct ca
 	}
 	if (m)
 		say(e, "%s for %s (the catalogue's prose, not yet a check): %s", en, sc->name, m);
+}
+
+void explain_outcome(struct explanation *e, const struct catalog *cat, struct call_plan *plan,
+		     const struct outcome *o, uint32_t kv, const struct sim_verdict *sim)
+{
+	const struct syscall *sc = plan->req.sc;
+	const struct cstruct *st = plan->req.buf_arg >= 0 ? sc->st : NULL;
+	char kvs[16], since[16];
+	if (plan->notes.len)
+		say(e, "%s", plan->notes.buf);
+	if (explain_no_answer(e, plan, o))
+		return;
+	if (o->has_size_cell && o->size_cell_before != o->size_cell_after)
+		say(e, "the kernel wrote %u through the size pointer (it was %u)%s", o->size_cell_after, o->size_cell_before,
+		    o->ret == -1 && o->err == E2BIG ? ": the size it needs" : "");
+	struct sizes_at z = { st, st ? kernel_struct_size(st, kv) : 0, 0, o->size };
+	z.ver0 = st && st->nversions ? st->versions[0].size : z.ksize;
+	if (sc->has_rules && sc->rules.min)
+		z.ver0 = sc->rules.min;
+	int err = o->ret == -1 ? o->err : 0;
+	if (err == ENOSYS) {
+		say(e, "this kernel (%s) has no %s; it was added in %s", kver_str(kv, kvs), sc->name,
+		    kver_str(sc->since, since));
+		return;
+	}
+	if (sim && sim->o && explain_by_checks(e, cat, plan, err, kv, sim))
+		return;
+	if (!err)
+		explain_success(e, cat, plan, o, &z, sim);
+	else
+		explain_failure(e, cat, plan, o, kv, &z, sim);
 }

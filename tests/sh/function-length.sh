@@ -24,7 +24,6 @@ lengths() {
 long='
 cli/headers/lint.c lint_struct 121
 cli/teach/design.c rebuild 120
-cli/kernel/explain.c explain_outcome 118
 cli/headers/header.c header_export_json 112
 cli/sim/sim.c sim_walk 110
 cli/docs/termdoc.c block_one 108
