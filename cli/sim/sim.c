@@ -713,12 +713,9 @@ static int absent_errno(const struct catalog *cat, const struct call_request *re
 	return ENOSYS;
 }
 
-static int sim_walk(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
-		    struct outcome *o, struct sbuf *why)
+/* The outcome starts as the call was made: its arguments, size and the bytes passed. */
+static void outcome_start(struct outcome *o, const struct call_request *req)
 {
-	const struct syscall *sc = req->sc;
-	const struct cstruct *st = req->buf_arg >= 0 ? sc->st : NULL;
-	char ks[16];
 	o->stage = OS_CALLED;
 	memcpy(o->args, req->args, sizeof(o->args));
 	o->size = req->size;
@@ -735,6 +732,99 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		o->extra_len = req->extra_len;
 		o->extra_arg = req->extra_arg;
 	}
+}
+
+/* CHECK_FIELDS: the kernel does nothing and fills the struct with what it accepts. */
+static void check_fields_answer(const struct run *r)
+{
+	const struct cstruct *st = r->st;
+	struct outcome *o = r->o;
+	unsigned ksize = r->ksize;
+	uint64_t usize = r->usize;
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (f->offset + f->size > ksize || f->offset + f->size > o->len || f->count)
+			continue;
+		uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? flagset_known_bits(f->flagset, r->opt->kv) :
+			     f->flagset ? 0 : ~0ULL;
+		le_store(o->after + f->offset, f->elem_size, v);
+	}
+	if (ksize < usize && ksize < o->len)
+		memset(o->after + ksize, 0, (usize < o->len ? (size_t)usize : o->len) - ksize);
+	say(r->why, "CHECK_FIELDS (bit 63 of the size): nothing was done; the struct now holds every flag bit a %s kernel accepts and all-ones in its other fields", r->ks);
+	fail(o, EEXTSYS_NOOP);
+}
+
+/* A sized struct: the size as the kernel receives it, then the size steps and checks. True
+ * when they answered the call. */
+static bool sized_walk(struct run *r)
+{
+	const struct syscall *sc = r->sc;
+	bool check = false;
+	r->ksize = cstruct_size_at(r->st, r->opt->kv);
+	if (sc->size_bits == 32 && r->usize >> 32) {
+		say(r->why, "the size argument is 32 bits: %llu arrives as %llu", (unsigned long long)r->usize,
+		    (unsigned long long)(uint32_t)r->usize);
+		r->usize = (uint32_t)r->usize;
+	}
+	if (r->opt->check_fields && sc->check_fields && (r->usize & CHECK_FIELDS_BIT)) {
+		check = true;
+		r->usize &= ~CHECK_FIELDS_BIT;
+	}
+	int e = run_checks(r);
+	if (e)
+		fail(r->o, e);
+	else if (check)
+		check_fields_answer(r);
+	return e || check;
+}
+
+/* A fixed struct without checks: only its input fields' flag words. True when one refused. */
+static bool fixed_walk(const struct run *r)
+{
+	const struct cstruct *st = r->st;
+	const struct outcome *o = r->o;
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct field *f = &st->fields[i];
+		if (f->count || f->offset + f->size > o->len || !field_is_input(r->sc, st, f))
+			continue; /* the kernel does not read an output or ignored field */
+		if (f->flagset && !check_word(r->sc, f->name, f->flagset, le_load(o->before + f->offset, f->elem_size), r->opt->kv, r->why)) {
+			fail(r->o, EINVAL);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The struct's part of the walk: a sized struct's steps, else the call's checks, else a fixed
+ * struct's flags. True when it answered the call. */
+static bool struct_walk(struct run *r)
+{
+	if (r->sized)
+		return sized_walk(r);
+	if (r->sc->nconds) {
+		/* no size convention: the call's checks, in place of the generic tests; a struct the
+		 * caller did not pass (open_tree_attr's NULL attr) reads as zeros */
+		const struct cstruct *st = r->st;
+		r->st = st ? st : r->sc->st;
+		r->len = st ? r->o->len : 0;
+		r->usize = r->req->size;
+		r->copied = true;
+		int e = run_checks(r);
+		if (e)
+			fail(r->o, e);
+		return e;
+	}
+	return r->st && fixed_walk(r);
+}
+
+static int sim_walk(const struct catalog *cat, const struct call_request *req, const struct sim_opts *opt,
+		    struct outcome *o, struct sbuf *why)
+{
+	const struct syscall *sc = req->sc;
+	const struct cstruct *st = req->buf_arg >= 0 ? sc->st : NULL;
+	char ks[16];
+	outcome_start(o, req);
 	kver_str(opt->kv, ks);
 	if (opt->kv < sc->since)
 		return fail(o, absent_errno(cat, req, opt, why));
@@ -754,58 +844,8 @@ static int sim_walk(const struct catalog *cat, const struct call_request *req, c
 		r.len = 0;
 	}
 	r.sized = st && syscall_has_size_steps(sc);
-	if (r.sized) {
-		bool check = false;
-		r.ksize = cstruct_size_at(st, opt->kv);
-		if (sc->size_bits == 32 && r.usize >> 32) {
-			say(why, "the size argument is 32 bits: %llu arrives as %llu", (unsigned long long)r.usize,
-			    (unsigned long long)(uint32_t)r.usize);
-			r.usize = (uint32_t)r.usize;
-		}
-		if (opt->check_fields && sc->check_fields && (r.usize & CHECK_FIELDS_BIT)) {
-			check = true;
-			r.usize &= ~CHECK_FIELDS_BIT;
-		}
-		int e = run_checks(&r);
-		if (e)
-			return fail(o, e);
-		if (check) {
-			/* CHECK_FIELDS: do nothing; fill the struct with what this kernel accepts */
-			unsigned ksize = r.ksize;
-			uint64_t usize = r.usize;
-			for (size_t i = 0; i < st->nfields; i++) {
-				const struct field *f = &st->fields[i];
-				if (f->offset + f->size > ksize || f->offset + f->size > o->len || f->count)
-					continue;
-				uint64_t v = f->flagset && f->flagset->kind == FS_BITS ? flagset_known_bits(f->flagset, opt->kv) :
-					     f->flagset ? 0 : ~0ULL;
-				le_store(o->after + f->offset, f->elem_size, v);
-			}
-			if (ksize < usize && ksize < o->len)
-				memset(o->after + ksize, 0, (usize < o->len ? (size_t)usize : o->len) - ksize);
-			say(why, "CHECK_FIELDS (bit 63 of the size): nothing was done; the struct now holds every flag bit a %s kernel accepts and all-ones in its other fields", ks);
-			return fail(o, EEXTSYS_NOOP);
-		}
-	} else if (sc->nconds) {
-		/* no size convention: the call's checks, in place of the generic tests below; a
-		 * struct the caller did not pass (open_tree_attr's NULL attr) reads as zeros */
-		r.st = st ? st : sc->st;
-		r.len = st ? o->len : 0;
-		r.usize = req->size;
-		r.copied = true;
-		int e = run_checks(&r);
-		if (e)
-			return fail(o, e);
-	} else if (st) {
-		/* fixed structs: only reserved fields and flags */
-		for (size_t i = 0; i < st->nfields; i++) {
-			const struct field *f = &st->fields[i];
-			if (f->count || f->offset + f->size > o->len || !field_is_input(sc, st, f))
-				continue; /* the kernel does not read an output or ignored field */
-			if (f->flagset && !check_word(sc, f->name, f->flagset, le_load(o->before + f->offset, f->elem_size), opt->kv, why))
-				return fail(o, EINVAL);
-		}
-	}
+	if (struct_walk(&r))
+		return 0; /* answered: an errno, or CHECK_FIELDS */
 	/* flags arguments, unless the call's checks say what the kernel tests */
 	for (size_t i = 0; !sc->nconds && i < sc->nargs && i < 6; i++) {
 		const struct sarg *a = &sc->args[i];

@@ -25,7 +25,6 @@ long='
 cli/headers/lint.c lint_struct 121
 cli/teach/design.c rebuild 120
 cli/headers/header.c header_export_json 112
-cli/sim/sim.c sim_walk 110
 cli/docs/termdoc.c block_one 108
 cli/kernel/invoke.c invoke_run 106
 cli/cmd/cmd_probe.c print_report 105
