@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cmd/commands.h"
 #include "kernel/kimage.h"
+#include "kernel/vm.h"
 #include "base/banned.h"
 
 static void list_one(struct out *o, const struct kimage *k)
@@ -82,6 +83,9 @@ int cmd_kernels(struct session *s, int argc, char **argv)
 			list_one(&s->out, &ks.k[i]);
 		out_end(&s->out);
 		out_text(&s->out, "cache: %s\n", ks.dir ? ks.dir : "(none: set XDG_CACHE_HOME or HOME)");
+		const char *why;
+		vm_kvm_usable(&why);
+		out_text(&s->out, "guests run with %s\n", why);
 	}
 	kimages_release(&ks);
 	return r;

@@ -103,6 +103,7 @@ static void describe_kernel(const struct measure_target *t, const char *accel, s
 	mk->accelerator = xstrdup(accel);
 	mk->package = maybe_dup(t->k->package);
 	mk->package_version = maybe_dup(t->k->pkg_version);
+	mk->release = t->release[0] ? xstrdup(t->release) : NULL; /* what booted: its uname -r */
 }
 
 static const char *answer_word(const struct measure_answer *a)

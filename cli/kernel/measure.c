@@ -28,6 +28,7 @@ struct rec {
 	int32_t stage, err, signal, pad;
 	int64_t ret;
 	char text[200];            /* REC_BOOTED: vm_how; REC_FAILED: the error */
+	char release[65];          /* REC_BOOTED: the guest's uname -r */
 };
 
 struct worker {
@@ -79,6 +80,7 @@ static void worker_main(const struct kimage *k, struct call_plan *plans, const b
 	r.kind = REC_BOOTED;
 	r.idx = vm_kernel(g);
 	snprintf(r.text, sizeof(r.text), "%s", vm_how(g));
+	snprintf(r.release, sizeof(r.release), "%s", vm_release(g));
 	send_rec(fd, &r);
 	for (size_t i = 0; i < n; i++) {
 		struct outcome o;
@@ -93,7 +95,7 @@ static void worker_main(const struct kimage *k, struct call_plan *plans, const b
 			send_rec(fd, &r);
 			break;
 		}
-		r = (struct rec){ REC_ANSWER, (uint32_t)i, (int32_t)o.stage, o.err, o.signal, 0, o.ret, "" };
+		r = (struct rec){ REC_ANSWER, (uint32_t)i, (int32_t)o.stage, o.err, o.signal, 0, o.ret, "", "" };
 		snprintf(r.text, sizeof(r.text), "%s", o.setup_error.buf);
 		send_rec(fd, &r);
 		outcome_release(&o);
@@ -149,9 +151,11 @@ static int take_record(struct worker *w, struct measure_target *tg, struct measu
 		return 0;
 	}
 	r.text[sizeof(r.text) - 1] = '\0';
+	r.release[sizeof(r.release) - 1] = '\0';
 	if (r.kind == REC_BOOTED) {
 		tg->kv = r.idx;
 		snprintf(tg->how, sizeof(tg->how), "%.191s", r.text);
+		snprintf(tg->release, sizeof(tg->release), "%.64s", r.release);
 	} else if (r.kind == REC_FAILED && !tg->failed) {
 		tg->failed = xstrdup(r.text);
 	} else if (r.kind == REC_ANSWER && r.idx < n) {

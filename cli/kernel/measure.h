@@ -41,6 +41,7 @@ struct measure_target {
 	/* filled by measure_run */
 	uint32_t kv;               /* the kernel's full version (6.1.192) */
 	char how[192];             /* vm_how's words, or "the running kernel" */
+	char release[65];          /* the guest's uname -r ("" for the running kernel) */
 	char *failed;              /* heap: why its guest did not come up or stopped, else NULL */
 	uint64_t elapsed_ms;       /* boot and calls */
 };

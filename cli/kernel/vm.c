@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/kvm.h>
 #include "base/diag.h"
 #include "base/embed.h"
 #include "base/proc.h"
@@ -35,7 +37,8 @@ struct vm_guest {
 	char *dir;             /* scratch while booting: the vmlinux qemu loads, the console log; then NULL */
 	unsigned char *shm;    /* the memory shared with the guest (VW_SHM_SIZE), or NULL */
 	bool use_shm;          /* the agent found it: frames go there (kernel/vmwire.h) */
-	char target[96], how[192];
+	char target[96], how[400];
+	char release[65];        /* the guest's uname -r */
 	uint32_t kv;
 	bool dead;
 };
@@ -47,18 +50,54 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/* What the host offers: the KVM modules, then /dev/kvm asked as qemu would ask it. */
+void vm_kvm_probe(struct vm_kvm_host *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->api = -1;
+	h->module = access("/sys/module/kvm_intel", F_OK) == 0 || access("/sys/module/kvm_amd", F_OK) == 0;
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		h->open_errno = errno;
+		return;
+	}
+	h->api = ioctl(fd, KVM_GET_API_VERSION, 0);
+	int vm = h->api == KVM_API_VERSION ? ioctl(fd, KVM_CREATE_VM, 0) : -1;
+	h->create_errno = vm < 0 ? (h->api == KVM_API_VERSION ? errno : 0) : 0;
+	h->created = vm >= 0;
+	if (vm >= 0)
+		close(vm);
+	close(fd);
+}
+
+bool vm_kvm_choose(const struct vm_kvm_host *h, char *why, size_t n)
+{
+	if (h->open_errno)
+		snprintf(why, n, "software emulation (TCG): /dev/kvm cannot be opened (%s)", strerror(h->open_errno));
+	else if (h->api != KVM_API_VERSION)
+		snprintf(why, n, "software emulation (TCG): /dev/kvm answers API version %d, not %d", h->api, KVM_API_VERSION);
+	else if (!h->created)
+		snprintf(why, n, "software emulation (TCG): /dev/kvm refuses to make a VM (%s)", strerror(h->create_errno));
+	/* a /dev/kvm without them (a nested-virtualisation device such as kvm_pvm) makes VMs,
+	 * yet stock kernels abort or hang under qemu with it (../shared/kernel-vms.md) */
+	else if (!h->module)
+		snprintf(why, n, "software emulation (TCG): /dev/kvm makes VMs, but neither kvm_intel nor kvm_amd is loaded");
+	else
+		snprintf(why, n, "KVM");
+	return !strcmp(why, "KVM");
+}
+
 bool vm_kvm_usable(const char **why)
 {
-	bool module = access("/sys/module/kvm_intel", F_OK) == 0 || access("/sys/module/kvm_amd", F_OK) == 0;
-	/* a /dev/kvm without them (a nested-virtualisation device such as kvm_pvm) makes stock
-	 * kernels abort or hang under qemu (../shared/kernel-vms.md) */
-	if (!module)
-		*why = "software emulation (TCG): neither kvm_intel nor kvm_amd is loaded";
-	else if (access("/dev/kvm", R_OK | W_OK) < 0)
-		*why = "software emulation (TCG): /dev/kvm is not writable";
-	else
-		*why = "KVM";
-	return module && access("/dev/kvm", R_OK | W_OK) == 0;
+	static char words[160];
+	static int usable = -1; /* asked once: the host does not change under xsc */
+	if (usable < 0) {
+		struct vm_kvm_host h;
+		vm_kvm_probe(&h);
+		usable = vm_kvm_choose(&h, words, sizeof(words));
+	}
+	*why = words;
+	return usable;
 }
 
 /* The one place qemu's command line is made. What works on this kind of machine (measured,
@@ -349,19 +388,58 @@ static void console_tail(const struct vm_guest *g, struct sbuf *sb)
 	}
 }
 
-static int boot(struct vm_guest *g, const struct kimage *k)
+/* The Debian version of the kernel that booted, from its uname -v ("#1 SMP PREEMPT_DYNAMIC
+ * Debian 6.1.192-3 (2026-11-26)"), else the image's manifest's. */
+static void debian_version(const char *uname_v, const struct kimage *k, char *out, size_t n)
 {
-	const char *why;
-	bool kvm = vm_kvm_usable(&why);
-	char *initrd = find_initramfs();
+	const char *d = uname_v ? strstr(uname_v, "Debian ") : NULL;
+	size_t len = d ? strcspn(d + 7, " ") : 0;
+	if (len && len < n)
+		snprintf(out, n, "%.*s", (int)len, d + 7);
+	else
+		snprintf(out, n, "%s", k->pkg_version ? k->pkg_version : "?");
+}
+
+/* The agent's greeting: 0 with the guest named, or -1 (reported, with the console's last
+ * words). t0: when qemu was started. */
+static int await_hello(struct vm_guest *g, const struct kimage *k, uint64_t t0, const char *accel)
+{
+	unsigned char *p;
+	uint32_t len;
+	struct vw_hello h;
+	int fr = read_frame(g, VW_HELLO, &p, &len, t0 + BOOT_TIMEOUT_MS, true);
+	if (fr == -1 && sig_interrupted())
+		return sig_interrupt_err();
+	if (fr || vw_decode_hello(p, len, &h) < 0) {
+		struct sbuf tail = SBUF_INIT;
+		console_tail(g, &tail);
+		err("target vm %s: the guest did not come up (%s)%s%s", k->version,
+		    fr == -1 ? "no answer in time" : fr == -2 ? "qemu exited" : "it sent something else",
+		    tail.len ? "; its console's last words: " : "", tail.buf);
+		sbuf_release(&tail);
+		if (!fr)
+			free(p);
+		return -1;
+	}
+	free(p);
+	char debian[64];
+	debian_version((const char *)h.version.p, k, debian, sizeof(debian));
+	snprintf(g->release, sizeof(g->release), "%s", (const char *)h.release.p);
+	snprintf(g->target, sizeof(g->target), "vm %s (Debian %s)", k->version, debian);
+	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u; calls through %s", g->release,
+		 (double)(now_ms() - t0) / 1000, accel, h.landlock_abi, h.shm ? "shared memory" : "the serial line");
+	g->kv = kimage_full_kv(k);
+	g->use_shm = h.shm;
+	vw_hello_release(&h);
+	return 0;
+}
+
+/* qemu started on k's kernel, its pipes held by g. */
+static int start_qemu(struct vm_guest *g, const struct kimage *k, const char *initrd, bool kvm)
+{
 	struct sbuf vmlinux = SBUF_INIT, console = SBUF_INIT, qerr = SBUF_INIT, shm = SBUF_INIT;
 	struct qemu_words *q = xcalloc(1, sizeof(*q));
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, efd = -1, r = -1;
-	uint64_t t0 = now_ms();
-	if (!initrd) {
-		err("target vm: the guest's initramfs was not built (guest/initramfs.cpio beside xsc; 'make' builds it)");
-		goto out;
-	}
 	sbuf_addf(&vmlinux, "%s/vmlinux", g->dir);
 	sbuf_addf(&console, "%s/console.log", g->dir);
 	sbuf_addf(&qerr, "%s/qemu.err", g->dir);
@@ -382,38 +460,6 @@ static int boot(struct vm_guest *g, const struct kimage *k)
 	g->to = in[1];
 	g->from = out[0];
 	in[1] = out[0] = -1;
-	unsigned char *p;
-	uint32_t len;
-	struct vw_hello h;
-	int fr = read_frame(g, VW_HELLO, &p, &len, t0 + BOOT_TIMEOUT_MS, true);
-	if (fr == -1 && sig_interrupted()) {
-		r = sig_interrupt_err();
-		goto out;
-	}
-	if (fr || vw_decode_hello(p, len, &h) < 0) {
-		struct sbuf tail = SBUF_INIT;
-		console_tail(g, &tail);
-		err("target vm %s: the guest did not come up (%s)%s%s", k->version,
-		    fr == -1 ? "no answer in time" : fr == -2 ? "qemu exited" : "it sent something else",
-		    tail.len ? "; its console's last words: " : "", tail.buf);
-		sbuf_release(&tail);
-		if (!fr)
-			free(p);
-		goto out;
-	}
-	free(p);
-	/* up: qemu holds the kernel in the guest's memory and the shared file mapped, and the
-	 * console's log is no longer needed, so nothing of the guest is left on disk even if
-	 * xsc is killed (SIGKILL leaves it no chance to clean up) */
-	scratch_remove(g->dir);
-	FREE_AND_NULL(g->dir);
-	snprintf(g->target, sizeof(g->target), "vm %s (Debian %s)", k->version, k->pkg_version);
-	snprintf(g->how, sizeof(g->how), "%s booted in %.1f s with %s; Landlock ABI %u; calls through %s",
-		 (const char *)h.release.p, (double)(now_ms() - t0) / 1000, why, h.landlock_abi,
-		 h.shm ? "shared memory" : "the serial line");
-	g->kv = kimage_full_kv(k);
-	g->use_shm = h.shm;
-	vw_hello_release(&h);
 	r = 0;
 out:
 	for (int i = 0; i < 2; i++) {
@@ -424,12 +470,33 @@ out:
 	}
 	if (efd >= 0)
 		close(efd);
-	free(initrd);
 	free(q);
 	sbuf_release(&shm);
 	sbuf_release(&vmlinux);
 	sbuf_release(&console);
 	sbuf_release(&qerr);
+	return r;
+}
+
+static int boot(struct vm_guest *g, const struct kimage *k)
+{
+	const char *why;
+	bool kvm = vm_kvm_usable(&why);
+	char *initrd = find_initramfs();
+	uint64_t t0 = now_ms();
+	int r = -1;
+	if (!initrd)
+		err("target vm: the guest's initramfs was not built (guest/initramfs.cpio beside xsc; 'make' builds it)");
+	else if (start_qemu(g, k, initrd, kvm) == 0 && await_hello(g, k, t0, why) == 0)
+		r = 0;
+	free(initrd);
+	if (r == 0) {
+		/* up: qemu holds the kernel in the guest's memory and the shared file mapped, and
+		 * the console's log is no longer needed, so nothing of the guest is left on disk
+		 * even if xsc is killed (SIGKILL leaves it no chance to clean up) */
+		scratch_remove(g->dir);
+		FREE_AND_NULL(g->dir);
+	}
 	return r;
 }
 
@@ -509,6 +576,11 @@ const char *vm_target(const struct vm_guest *g)
 const char *vm_how(const struct vm_guest *g)
 {
 	return g->how;
+}
+
+const char *vm_release(const struct vm_guest *g)
+{
+	return g->release;
 }
 
 uint32_t vm_kernel(const struct vm_guest *g)

@@ -38,6 +38,21 @@ const char *vm_target(const struct vm_guest *g);
 /* What booted and how: "booted in 2.4 s, TCG (software emulation: …)" */
 const char *vm_how(const struct vm_guest *g);
 uint32_t vm_kernel(const struct vm_guest *g); /* the full version, 6.1.192 */
-/* What accelerator qemu uses here, and why: true for KVM. */
+/* The release the guest's kernel gave (uname -r: "6.1.0-57-cloud-amd64"). */
+const char *vm_release(const struct vm_guest *g);
+/* What accelerator qemu uses here, and why ("KVM", or "software emulation (TCG): ..."):
+ * true for KVM. Probed once (vm_kvm_probe, vm_kvm_choose). */
 bool vm_kvm_usable(const char **why);
+/* What the host offers for KVM: the kvm_intel or kvm_amd module, then /dev/kvm opened
+ * read-write, KVM_GET_API_VERSION and a KVM_CREATE_VM, as qemu does them. */
+struct vm_kvm_host {
+	bool module;
+	int open_errno;   /* 0: /dev/kvm opened */
+	int api;          /* KVM_GET_API_VERSION's answer, or -1 */
+	bool created;     /* KVM_CREATE_VM made a VM */
+	int create_errno;
+};
+void vm_kvm_probe(struct vm_kvm_host *h);
+/* Pure: KVM only when all of it holds; else TCG, with the first thing missing in why. */
+bool vm_kvm_choose(const struct vm_kvm_host *h, char *why, size_t n);
 #endif

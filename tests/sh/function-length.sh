@@ -36,7 +36,6 @@ cli/cmd/cmd_explain.c explain_line 87
 cli/cmd/cmd_doc.c cmd_doc 86
 cli/cmd/cmd_diff.c cmd_diff 86
 cli/kernel/probe.c report_one 85
-cli/kernel/vm.c boot 83
 cli/kernel/probe.c plan_probe 83
 '
 lengths >"$all"
