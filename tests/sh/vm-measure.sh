@@ -1,6 +1,6 @@
 # measure and matrix --measured on two real kernels and the host (one interface, openat2):
 # the report names each kernel (version, Debian package and version, qemu or host, TCG or
-# KVM) and holds every matrix row with each kernel's outcome; matrix --reports shows the
+# KVM, the uname -r that booted) and holds every matrix row with each kernel's outcome; matrix --reports shows the
 # measured columns beside the simulated ones, marks an answer the simulator does not give at
 # that version ('!', with both answers), merges a second report's kernels into one table
 # (the same kernel with the same answers once) and labels a clash with its file.
@@ -24,6 +24,7 @@ assert [k["version"] for k in ks][:2] == ["5.10.223", "6.1.192"], ks
 for k in ks[:2]:
     assert k["where"] == "qemu" and k["accelerator"] in ("TCG", "KVM"), k
     assert k["package"].startswith("linux-image-") and k["package_version"].startswith(k["version"]), k
+    assert k["release"].endswith("-cloud-amd64") and k["release"].startswith(k["version"].rsplit(".", 1)[0]), k
 assert ks[2]["where"] == "host" and ks[2]["accelerator"] is None and ks[2]["release"], ks[2]
 (f,) = d["interfaces"]
 assert f["name"] == "openat2", f["name"]
