@@ -612,7 +612,13 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STRS(r, f->aliases, f->naliases);
 		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_LAST), ENUM_OK(r, f->direction, FD_LAST);
 		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only), check_bool(r, &f->strace_extra);
+		MV_REF(r, f->high, st->fields, st->nfields), check_bool(r, &f->is_high);
 	}
+	MV_ARR(r, st->strace_entry, st->nstrace_entry), MV_ARR(r, st->strace_exit, st->nstrace_exit);
+	for (size_t k = 0; st->strace_entry && k < st->nstrace_entry; k++)
+		r->bad |= st->strace_entry[k] >= st->nfields;
+	for (size_t k = 0; st->strace_exit && k < st->nstrace_exit; k++)
+		r->bad |= st->strace_exit[k] >= st->nfields;
 	for (size_t k = 0; st->versions && k < st->nversions; k++) {
 		struct sversion *v = &st->versions[k];
 		MV_STR(r, v->name), MV_STR(r, v->internal), MV_STR(r, v->prov.source);
@@ -628,6 +634,8 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_STR(r, a->name), MV_STR(r, a->type), MV_STR(r, a->def), MV_STR(r, a->doc);
 		MV_REF(r, a->st, c->structs, c->nstructs), MV_REF(r, a->flagset, c->flagsets, c->nflagsets);
 		ENUM_OK(r, a->role, AR_CMD), check_bool(r, &a->is_signed), check_bool(r, &a->is_ptr);
+		ENUM_OK(r, a->direction, FD_LAST), MV_STR(r, a->strace_source), check_bool(r, &a->strace_numeric);
+		ENUM_OK(r, a->strace_format, FF_LAST);
 	}
 	for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
 		MV_STR(r, sc->errors[k].errno_name), MV_STR(r, sc->errors[k].meaning);

@@ -10,8 +10,9 @@
 #include "model/kver.h"
 
 /* How a field's value is shown (the strace way): decimal unless the catalogue says. */
-enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD, FF_MODE, FF_EPOCH };
-#define FF_LAST FF_EPOCH
+/* FF_BIT_NUMBERS: a bit set whose bits an enum of bit numbers names, strace's 1<<CAP_CHOWN */
+enum fformat { FF_DEC, FF_HEX, FF_OCTAL, FF_PTR, FF_SIGNAL, FF_FD, FF_MODE, FF_EPOCH, FF_BIT_NUMBERS };
+#define FF_LAST FF_BIT_NUMBERS
 
 /* Which way a struct or a field travels between the caller and the kernel. FD_DEFAULT: not
  * stated (a field, or a call's use of its struct, takes its struct's); a struct always has
@@ -95,6 +96,11 @@ struct field {
 	/* how strace decodes it (model/decode.c): shown_if, when the call line shows the field
 	 * (else always); written_if, when a successful call wrote it back (shown after "=>") */
 	struct field_cond shown_if, written_if;
+	/* "high": the field holding this value's upper 32 bits, which strace prints joined with
+	 * it as one value (capget's effective and effective_hi); the high half is then not shown
+	 * on its own (is_high) */
+	const struct field *high;
+	bool is_high;
 };
 
 struct sversion {
@@ -123,6 +129,11 @@ struct cstruct {
 	bool tail_more;
 	bool strace_by_version; /* fields shown up to the largest version the size holds (sched_attr) */
 	unsigned strace_size;   /* where that strace's struct ends, when before ours (landlock's 8); 0: ours */
+	/* "entry" and "exit": the fields strace prints on the call's entry, and those it adds
+	 * on a successful exit from what the kernel wrote, each in strace's order (indices into
+	 * fields; "a.b" fields of one group print nested, a={b=...}); none: the fields in order */
+	unsigned *strace_entry, *strace_exit;
+	size_t nstrace_entry, nstrace_exit;
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };
@@ -136,6 +147,14 @@ struct sarg {
 	 * whether it reads them as signed, and whether it is a pointer */
 	unsigned char width;
 	bool is_signed, is_ptr;
+	/* "direction": out when the kernel writes what it points at (capget's dataptr): strace
+	 * shows it on exit, as the kernel left it, or as its address when the call failed */
+	enum fdir direction;
+	/* "strace": a flags word strace prints as a plain number (strace_format dec or hex:
+	 * PRINT_VAL_U, PRINT_VAL_X) rather than through a table; strace_source says where */
+	const char *strace_source;
+	bool strace_numeric;
+	enum fformat strace_format;
 };
 
 enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };

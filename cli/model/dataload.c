@@ -610,11 +610,12 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
 					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
-					  "source", "unverified", "backported", "verbose_only", "strace_extra", NULL };
-static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", "epoch", NULL };
+					  "source", "unverified", "backported", "verbose_only", "strace_extra", "high", NULL };
+static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", "epoch", "bit_numbers",
+				       NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
-static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", NULL };
+static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", NULL };
 static const char *const struct_tails[] = { "bytes", "more", NULL };
 static const char *const version_keys[] = { "name", "size", "since", "internal", "source", "unverified", "backported",
 					     NULL };
@@ -714,6 +715,8 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		f->verbose_only = get_bool(L, fo, "verbose_only");
 		f->strace_extra = get_bool(L, fo, "strace_extra");
 		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+		if (f->format == FF_BIT_NUMBERS && (!f->flagset || f->flagset->kind != FS_ENUM))
+			lerr(L, "field '%s' has format \"bit_numbers\": it needs an enum \"flagset\" naming the bit numbers", f->name);
 		load_field_direction(L, fo, st, f);
 		if (f->string)
 			f->format = FF_PTR;
@@ -877,6 +880,62 @@ static void check_fields_dated(struct loader *L, const struct cstruct *st)
 	pop(L);
 }
 
+/* strace's "entry" or "exit" list: field names, or a group "a" standing for every "a.b"
+ * field in order (io_uring_params' sq_off), as indices into st->fields. */
+static unsigned *load_strace_fields(struct loader *L, json_t *so, const char *key, const struct cstruct *st, size_t *n)
+{
+	size_t nnames = 0;
+	const char **names = get_strings(L, so, key, "strace's view of a struct", &nnames);
+	*n = 0;
+	if (!names || L->failed)
+		return NULL;
+	unsigned *idx = arena_alloc(L->a, sizeof(*idx) * (st->nfields + 1));
+	push_key(L, key);
+	for (size_t i = 0; i < nnames && !L->failed; i++) {
+		size_t len = strlen(names[i]), before = *n;
+		for (size_t k = 0; k < st->nfields; k++) {
+			const char *fn = st->fields[k].name;
+			if (strcmp(fn, names[i]) && (strncmp(fn, names[i], len) || fn[len] != '.'))
+				continue;
+			for (size_t j = 0; j < *n; j++)
+				if (idx[j] == k)
+					lerr(L, "field '%s' is listed twice", fn);
+			if (*n < st->nfields)
+				idx[(*n)++] = (unsigned)k;
+		}
+		if (*n == before)
+			lerr(L, "'%s' is no field (nor group of fields) of '%s'", names[i], st->name);
+	}
+	pop(L);
+	return idx;
+}
+
+/* A field's "high": the u32 field holding its value's upper half, strace joining the two. */
+static void load_field_highs(struct loader *L, json_t *arr, struct cstruct *st)
+{
+	push_key(L, "fields");
+	for (size_t i = 0; i < st->nfields && !L->failed; i++) {
+		struct field *f = &st->fields[i];
+		const char *h = get_str(L, json_array_get(arr, i), "high", false, "a field");
+		if (!h)
+			continue;
+		push_idx(L, i);
+		push_key(L, "high");
+		for (size_t k = 0; k < st->nfields; k++)
+			if (k != i && !strcmp(st->fields[k].name, h))
+				f->high = &st->fields[k];
+		if (!f->high)
+			lerr(L, "'%s' is no field of '%s'", h, st->name);
+		else if (f->high->is_high || f->high->high || f->elem_size != 4 || f->count || f->high->elem_size != 4 || f->high->count)
+			lerr(L, "'%s' and its high half '%s' must be two u32 fields, each in one pair", f->name, h);
+		else
+			((struct field *)f->high)->is_high = true;
+		pop(L);
+		pop(L);
+	}
+	pop(L);
+}
+
 static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 {
 	if (!check_object(L, o, "a struct", struct_keys))
@@ -910,6 +969,15 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	load_fields(L, fields, st, &natural);
 	if (!L->failed)
 		load_field_conds(L, fields, st);
+	if (!L->failed)
+		load_field_highs(L, fields, st);
+	json_t *so = json_object_get(o, "strace"); /* checked by load_struct_strace */
+	if (!L->failed && so) {
+		push_key(L, "strace");
+		st->strace_entry = load_strace_fields(L, so, "entry", st, &st->nstrace_entry);
+		st->strace_exit = load_strace_fields(L, so, "exit", st, &st->nstrace_exit);
+		pop(L);
+	}
 	if (L->failed || !struct_align(L, st, has_align, align, natural))
 		return;
 	load_versions(L, versions, st);
@@ -928,7 +996,25 @@ static const char *const returns[] = { "fd", "pid", NULL }; /* enum sc_returns, 
 static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", "fixed-padded", "legacy", NULL };
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
 static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "pid", "int", "ptr", "cmd", NULL };
-static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", NULL };
+static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", "direction",
+					"strace", NULL };
+static const char *const arg_strace_keys[] = { "source", "format", NULL };
+static const char *const arg_strace_formats[] = { "dec", "hex", NULL }; /* enum fformat from FF_DEC */
+
+/* An argument's "strace": how strace prints it when not as the catalogue's flag set does. */
+static void load_arg_strace(struct loader *L, json_t *ao, struct sarg *a)
+{
+	json_t *so = member(L, ao, "strace", false, "an argument");
+	if (!so || L->failed)
+		return;
+	push_key(L, "strace");
+	if (check_object(L, so, "strace's view of an argument", arg_strace_keys)) {
+		a->strace_source = get_str(L, so, "source", true, "strace's view of an argument");
+		a->strace_format = (enum fformat)pick(L, so, "format", "strace's view of an argument", arg_strace_formats, -1);
+		a->strace_numeric = !L->failed;
+	}
+	pop(L);
+}
 static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
 static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_backported", "cap_errno", "tail",
@@ -1565,6 +1651,9 @@ static void load_args(struct loader *L, json_t *arr, struct syscall *sc)
 			a->def = get_str(L, ao, "default", false, "an argument");
 			a->doc = get_str(L, ao, "doc", false, "an argument");
 			a->flagset = resolve_flagset(L, ao, "flagset");
+			if (json_object_get(ao, "direction"))
+				a->direction = (enum fdir)(pick(L, ao, "direction", "an argument", directions, 0) + FD_IN);
+			load_arg_strace(L, ao, a);
 			const char *stn = get_str(L, ao, "struct", false, "an argument");
 			if (stn && !(a->st = catalog_find_struct(L->cat, stn))) {
 				push_key(L, "struct");

@@ -62,6 +62,23 @@ static void put_mode(struct sbuf *sb, uint64_t v)
 		  v & 01000 ? "S_ISVTX|" : "", (unsigned long long)(v & ~0177000ULL));
 }
 
+/* A bit set whose bits an enum names by number, strace's way: 1<<CAP_CHOWN|1<<CAP_KILL, in
+ * the order of strace's table (then the names it lacks), what no name covers in hex, 0 as 0. */
+static void put_bit_numbers(struct sbuf *sb, const struct flagset *fs, uint64_t v)
+{
+	size_t start = sb->len, n = fs->strace.norder ? fs->strace.norder : fs->nflags;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < (pass ? fs->nflags : n); k++) {
+			const struct flag *f = &fs->flags[pass || !fs->strace.norder ? k : fs->strace.order[k]];
+			if (f->value > 63 || !(v & 1ULL << f->value))
+				continue;
+			sbuf_addf(sb, "%s1<<%s", sb->len > start ? "|" : "", f->name);
+			v &= ~(1ULL << f->value);
+		}
+	if (v || sb->len == start)
+		sbuf_addf(sb, v ? "%s%#llx" : "%s0", sb->len > start ? "|" : "", (unsigned long long)v);
+}
+
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
 {
 	if (f->count) {
@@ -78,12 +95,20 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 				sbuf_adds(sb, ", ...");
 				break;
 			}
-			sbuf_addf(sb, "%s%llu", i ? ", " : "", (unsigned long long)le_load(p + i * f->elem_size, f->elem_size));
+			uint64_t e = le_load(p + i * f->elem_size, f->elem_size);
+			/* strace's print_xint_array_member: hex, 0 as 0 */
+			sbuf_addf(sb, f->format == FF_HEX && e ? "%s%#llx" : "%s%llu", i ? ", " : "", (unsigned long long)e);
 		}
 		sbuf_addch(sb, ']');
 		return;
 	}
 	uint64_t v = field_value(f, data);
+	if (f->high) /* strace joins the two halves (capget's 64-bit sets) */
+		v = (v & 0xffffffffULL) | field_value(f->high, data) << 32;
+	if (f->format == FF_BIT_NUMBERS) {
+		put_bit_numbers(sb, f->flagset, v);
+		return;
+	}
 	if (f->flagset) {
 		xlat_strace(sb, f->flagset, v);
 		return;
@@ -94,6 +119,7 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); break;
 	case FF_SIGNAL: put_signal(sb, cat, v); break;
 	case FF_MODE: put_mode(sb, v); break;
+	case FF_BIT_NUMBERS: /* handled above */
 	case FF_FD:
 	case FF_EPOCH:
 	case FF_DEC:
@@ -125,6 +151,8 @@ static bool cond_holds(const struct catalog *cat, const struct cstruct *st, cons
 static bool skip_field(const struct catalog *cat, const struct cstruct *st, const struct field *f,
 		       const unsigned char *data, size_t len)
 {
+	if (f->is_high)
+		return true; /* shown joined with its low half */
 	if (f->reserved)
 		return mem_all_zero(data + f->offset, f->size);
 	return !cond_holds(cat, st, &f->shown_if, data, len);
@@ -309,6 +337,41 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 	sbuf_addch(sb, '}');
 }
 
+/* The fields idx[0..n) of st in data, strace's order, after what *first says is there; the
+ * fields "a.b" of one group nest as a={b=..., c=...} (strace's PRINT_FIELD_OBJ_PTR). */
+static void put_listed(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st, const unsigned *idx,
+		       size_t n, const unsigned char *data, size_t len, bool *first)
+{
+	struct group_state g = { 0 };
+	for (size_t k = 0; k < n; k++) {
+		const struct field *f = &st->fields[idx[k]];
+		if (f->offset + f->size > len || skip_field(cat, st, f, data, len))
+			continue;
+		put_field_name(sb, f, *first, &g);
+		put_field_value(sb, cat, f, data, &g);
+		*first = false;
+	}
+	group_close(sb, &g);
+}
+
+/* A struct strace prints in two halves (io_uring_params): the fields it reads on entry from
+ * what was passed, then, when the call succeeded, those it reads on exit from what the kernel
+ * wrote, in one pair of braces. */
+static void put_entry_exit(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			   const struct outcome *o, size_t i)
+{
+	if (!o->before || o->len < st->size) {
+		put_arg_ptr(sb, o, i, o->args[i]);
+		return;
+	}
+	bool first = true;
+	sbuf_addch(sb, '{');
+	put_listed(sb, cat, st, st->strace_entry, st->nstrace_entry, o->before, o->len, &first);
+	if (o->stage == OS_CALLED && o->ret >= 0 && o->after && !(o->simulated && !o->known))
+		put_listed(sb, cat, st, st->strace_exit, st->nstrace_exit, o->after, o->len, &first);
+	sbuf_addch(sb, '}');
+}
+
 void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		   const unsigned char *data, size_t len, uint64_t size, uint64_t addr)
 {
@@ -456,6 +519,20 @@ static void put_out_struct(struct sbuf *sb, const struct catalog *cat, const str
 	decode_struct_as(sb, cat, st, o->after, o->len, decode_out_size(st, o->after, o->len, size), o->args[i], style);
 }
 
+/* An argument the kernel writes (capget's dataptr), as strace shows it on exit: what the
+ * kernel left there; its address when the call failed, or when a simulated answer does not
+ * know what the kernel would write. */
+static void put_out_arg(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			const struct outcome *o, size_t i, unsigned style)
+{
+	if (o->stage != OS_CALLED || o->ret < 0 || o->extra_len < st->size ||
+	    (o->simulated && (!o->extra_known || mem_all_zero(o->extra_known, st->size)))) {
+		put_arg_ptr(sb, o, i, o->args[i]);
+		return;
+	}
+	decode_struct_as(sb, cat, st, o->extra, o->extra_len, st->size, o->args[i], style);
+}
+
 uint64_t decode_out_size(const struct cstruct *st, const unsigned char *data, size_t len, uint64_t size)
 {
 	const struct field *sf = st->size_field;
@@ -493,6 +570,10 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
 			enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+			if (st->nstrace_entry || st->nstrace_exit) {
+				put_entry_exit(sb, cat, st, o, i);
+				continue;
+			}
 			if (dir == FD_OUT) {
 				put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
 				continue;
@@ -522,14 +603,19 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 				sbuf_addf(sb, "%s", sc->name);
 				break;
 			}
-			if (a->flagset)
+			if (a->strace_numeric) /* strace's PRINT_VAL_U or PRINT_VAL_X, no table */
+				sbuf_addf(sb, a->strace_format == FF_HEX && sarg_bits(a, v) ? "%#llx" : "%llu",
+					  (unsigned long long)sarg_bits(a, v));
+			else if (a->flagset)
 				xlat_strace(sb, a->flagset, sarg_bits(a, v));
 			else /* a flags word strace has no table for: PRINT_VAL_U */
 				sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
 			break;
 		case AR_PTR:
 		case AR_STRUCT:
-			if (o->extra && (int)i == o->extra_arg)
+			if (o->extra && (int)i == o->extra_arg && a->direction == FD_OUT && a->st)
+				put_out_arg(sb, cat, a->st, o, i, style);
+			else if (o->extra && (int)i == o->extra_arg)
 				put_arg_ptr(sb, o, i, v);
 			else if (v && a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
 				put_string(sb, (const char *)(uintptr_t)v);
