@@ -127,75 +127,66 @@ static bool cmd_name(const char *n)
 	return !strcmp(n, "cmd") || !strcmp(n, "command") || !strcmp(n, "op") || !strcmp(n, "opcode");
 }
 
-static void lint_struct(const struct header *h, const struct hstruct *st, struct lint_result *r)
+/* A union that holds several per-command structs multiplexes one entry point. */
+static void lint_union(const struct header *h, const struct hstruct *st, struct lint_result *r)
 {
-	if (st->is_union) {
-		unsigned nrec = 0;
-		for (size_t i = 0; i < st->nfields; i++)
-			nrec += st->fields[i].is_record;
-		if (nrec >= 2)
-			add(r, h, "MULTIPLEXER_UNION", st->line, st->col,
-			    "union %s holds %u per-command structs: one entry point multiplexed by a command "
-			    "(the bpf() pattern); give each operation its own syscall or struct", st->name, nrec);
-		return;
-	}
-	unsigned end = 0;
-	bool has_cmd = false;
+	unsigned nrec = 0;
 	for (size_t i = 0; i < st->nfields; i++)
-		has_cmd |= cmd_name(st->fields[i].name);
+		nrec += st->fields[i].is_record;
+	if (nrec >= 2)
+		add(r, h, "MULTIPLEXER_UNION", st->line, st->col,
+		    "union %s holds %u per-command structs: one entry point multiplexed by a command "
+		    "(the bpf() pattern); give each operation its own syscall or struct", st->name, nrec);
+}
+
+/* The findings about one field; end is where the fields before it end. */
+static void lint_field(const struct header *h, const struct hstruct *st, size_t i, unsigned end, bool has_cmd,
+		       struct lint_result *r)
+{
+	const struct hfield *f = &st->fields[i];
 	bool versioned = st->nversions > 0;
-	for (size_t i = 0; i < st->nfields; i++) {
-		const struct hfield *f = &st->fields[i];
-		if (f->offset > end && !st->packed)
-			add(r, h, "PADDING_HOLE", f->line, f->col,
-			    "%u bytes of implicit padding before '%s' (offset %u to %u) in struct %s; name them "
-			    "(__u8 __reserved[%u]) and require zero", f->offset - end, f->name, end, f->offset, st->name,
-			    f->offset - end);
-		if (f->offset + f->size > end)
-			end = f->offset + f->size;
-		if (f->is_pointer)
-			add(r, h, "RAW_POINTER", f->line, f->col,
-			    "'%s' is a raw pointer (%s): its size differs between 32- and 64-bit callers; use __aligned_u64",
-			    f->name, f->ctype);
-		else if (f->is_long)
-			add(r, h, "LONG_FIELD", f->line, f->col,
-			    "'%s' is %s: 4 bytes on 32-bit ABIs, 8 on 64-bit; use __u64 or __aligned_u64", f->name, f->ctype);
-		else if (f->is_signed && !f->is_record && flags_name(f->name))
-			add(r, h, "SIGNED_FLAGS", f->line, f->col,
-			    "flags field '%s' is signed (%s): a flag in the top bit sign-extends when widened; use __u32 or __u64",
-			    f->name, f->ctype);
-		else if (!f->fixed_width)
-			add(r, h, "NON_FIXED_WIDTH", f->line, f->col,
-			    "'%s' is %s, not a fixed-width type; use __u8..__u64 or __s8..__s64", f->name, f->ctype);
-		else if (f->is_signed && !f->is_record && strncmp(f->type, "char", 4))
-			add(r, h, "SIGNED_FIELD", f->line, f->col,
-			    "'%s' is signed (%s): make sure 0 still means the old behaviour and -1 cannot slip in by sign extension",
-			    f->name, f->ctype);
-		if (f->union_of_structs && has_cmd)
-			add(r, h, "MULTIPLEXER_UNION", f->line, f->col,
-			    "'%s' is a union of per-command structs selected by a command field: a multiplexer; "
-			    "prefer one struct per operation", f->name);
-		if (!strcmp(f->name, "size") && i == 0)
-			add(r, h, "SIZE_FIELD_IN_STRUCT", f->line, f->col,
-			    "struct %s carries its own size in '%s': the kernel reads the size, then the struct, so a "
-			    "racing thread can change it between the two reads (a double fetch); pass the size as a "
-			    "separate argument instead", st->name, f->name);
-		if (versioned && !f->reserved && !f->bitfield && !says_zero(f->doc))
-			add(r, h, "NO_ZERO_DOC", f->line, f->col,
-			    "'%s' has no comment saying what 0 means (every new field's zero must keep the old behaviour)",
-			    f->name);
-	}
-	if (!st->packed && st->size > end) {
-		if (!st->explicit_align)
-			add(r, h, "TAIL_PADDING", st->line, st->col,
-			    "struct %s has %u bytes of implicit tail padding (fields end at %u, sizeof is %u); add an "
-			    "explicit reserved field", st->name, st->size - end, end, st->size);
-	}
-	if (st->size % 8)
-		add(r, h, "SIZE_NOT_MULTIPLE_OF_8", st->line, st->col,
-		    "sizeof(struct %s) is %u, not a multiple of 8: the next field cannot be a naturally aligned __u64 "
-		    "without padding", st->name, st->size);
-	/* size versions */
+	if (f->offset > end && !st->packed)
+		add(r, h, "PADDING_HOLE", f->line, f->col,
+		    "%u bytes of implicit padding before '%s' (offset %u to %u) in struct %s; name them "
+		    "(__u8 __reserved[%u]) and require zero", f->offset - end, f->name, end, f->offset, st->name,
+		    f->offset - end);
+	if (f->is_pointer)
+		add(r, h, "RAW_POINTER", f->line, f->col,
+		    "'%s' is a raw pointer (%s): its size differs between 32- and 64-bit callers; use __aligned_u64",
+		    f->name, f->ctype);
+	else if (f->is_long)
+		add(r, h, "LONG_FIELD", f->line, f->col,
+		    "'%s' is %s: 4 bytes on 32-bit ABIs, 8 on 64-bit; use __u64 or __aligned_u64", f->name, f->ctype);
+	else if (f->is_signed && !f->is_record && flags_name(f->name))
+		add(r, h, "SIGNED_FLAGS", f->line, f->col,
+		    "flags field '%s' is signed (%s): a flag in the top bit sign-extends when widened; use __u32 or __u64",
+		    f->name, f->ctype);
+	else if (!f->fixed_width)
+		add(r, h, "NON_FIXED_WIDTH", f->line, f->col,
+		    "'%s' is %s, not a fixed-width type; use __u8..__u64 or __s8..__s64", f->name, f->ctype);
+	else if (f->is_signed && !f->is_record && strncmp(f->type, "char", 4))
+		add(r, h, "SIGNED_FIELD", f->line, f->col,
+		    "'%s' is signed (%s): make sure 0 still means the old behaviour and -1 cannot slip in by sign extension",
+		    f->name, f->ctype);
+	if (f->union_of_structs && has_cmd)
+		add(r, h, "MULTIPLEXER_UNION", f->line, f->col,
+		    "'%s' is a union of per-command structs selected by a command field: a multiplexer; "
+		    "prefer one struct per operation", f->name);
+	if (!strcmp(f->name, "size") && i == 0)
+		add(r, h, "SIZE_FIELD_IN_STRUCT", f->line, f->col,
+		    "struct %s carries its own size in '%s': the kernel reads the size, then the struct, so a "
+		    "racing thread can change it between the two reads (a double fetch); pass the size as a "
+		    "separate argument instead", st->name, f->name);
+	if (versioned && !f->reserved && !f->bitfield && !says_zero(f->doc))
+		add(r, h, "NO_ZERO_DOC", f->line, f->col,
+		    "'%s' has no comment saying what 0 means (every new field's zero must keep the old behaviour)",
+		    f->name);
+}
+
+/* The struct's *_SIZE_VERn macros: a VER0, growing sizes, each on a field boundary, and
+ * none of the struct's fields past the last. */
+static void lint_versions(const struct header *h, const struct hstruct *st, struct lint_result *r)
+{
 	bool have0 = false;
 	for (size_t i = 0; i < st->nversions; i++)
 		have0 |= st->versions[i].n == 0;
@@ -247,6 +238,35 @@ static void lint_struct(const struct header *h, const struct hstruct *st, struct
 				}
 		}
 	}
+}
+
+static void lint_struct(const struct header *h, const struct hstruct *st, struct lint_result *r)
+{
+	if (st->is_union) {
+		lint_union(h, st, r);
+		return;
+	}
+	unsigned end = 0;
+	bool has_cmd = false;
+	for (size_t i = 0; i < st->nfields; i++)
+		has_cmd |= cmd_name(st->fields[i].name);
+	for (size_t i = 0; i < st->nfields; i++) {
+		const struct hfield *f = &st->fields[i];
+		lint_field(h, st, i, end, has_cmd, r);
+		if (f->offset + f->size > end)
+			end = f->offset + f->size;
+	}
+	if (!st->packed && st->size > end) {
+		if (!st->explicit_align)
+			add(r, h, "TAIL_PADDING", st->line, st->col,
+			    "struct %s has %u bytes of implicit tail padding (fields end at %u, sizeof is %u); add an "
+			    "explicit reserved field", st->name, st->size - end, end, st->size);
+	}
+	if (st->size % 8)
+		add(r, h, "SIZE_NOT_MULTIPLE_OF_8", st->line, st->col,
+		    "sizeof(struct %s) is %u, not a multiple of 8: the next field cannot be a naturally aligned __u64 "
+		    "without padding", st->name, st->size);
+	lint_versions(h, st, r);
 }
 
 static int by_line(const void *a, const void *b)
