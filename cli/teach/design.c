@@ -182,11 +182,10 @@ static const struct flagset *built_set(const struct catalog *c, const char *name
 	return name ? catalog_find_flagset(c, name) : NULL;
 }
 
-static void rebuild(struct design *d)
+/* The design's flag sets as catalogue flag sets: bits named PREFIX_FLAG. */
+static void build_flagsets(struct catalog *c, const struct design *d)
 {
-	struct catalog *c = xcalloc(1, sizeof(*c));
 	struct arena *a = &c->arena;
-	c->dir = "(designed)";
 	c->flagsets = arena_alloc(a, sizeof(*c->flagsets) * (d->nsets + 1));
 	c->nflagsets = d->nsets;
 	for (size_t i = 0; i < d->nsets; i++) {
@@ -211,94 +210,112 @@ static void rebuild(struct design *d)
 		}
 		sbuf_release(&pre);
 	}
+}
+
+/* One designed struct: its fields (a field without a date is as new as the last version)
+ * and its size versions NAME_SIZE_VERn. */
+static void build_struct(struct catalog *c, const struct dstruct *ds, struct cstruct *st)
+{
+	struct arena *a = &c->arena;
+	st->name = arena_strdup(a, ds->name);
+	st->header = "designed";
+	st->doc = "a designed struct";
+	st->file = "(designed)";
+	st->direction = FD_IN;
+	st->align = dstruct_align(ds);
+	st->size = dstruct_end(ds);
+	st->fields = arena_alloc(a, sizeof(*st->fields) * (ds->nfields + 1));
+	st->nfields = ds->nfields;
+	uint32_t last = ds->nvers ? ds->vers[ds->nvers - 1].since : ds->since;
+	for (size_t k = 0; k < ds->nfields; k++) {
+		const struct dfield *df = &ds->fields[k];
+		struct field *f = &st->fields[k];
+		f->name = arena_strdup(a, df->name);
+		f->type_text = arena_strdup(a, df->type);
+		f->zero = arena_strdup(a, df->zero);
+		f->doc = "";
+		f->type = df->t;
+		f->elem_size = df->elem;
+		f->count = df->count;
+		f->offset = df->offset;
+		f->size = df->size;
+		f->since = df->since ? df->since : last;
+		f->flagset = built_set(c, df->flagset);
+		f->format = f->flagset ? FF_HEX : FF_DEC;
+		f->string = df->t == FT_CHAR;
+	}
+	st->versions = arena_alloc(a, sizeof(*st->versions) * (ds->nvers + 1));
+	st->nversions = ds->nvers;
+	for (size_t k = 0; k < ds->nvers; k++) {
+		struct sbuf vn = SBUF_INIT;
+		upper(&vn, ds->name);
+		sbuf_addf(&vn, "_SIZE_VER%zu", k);
+		st->versions[k].name = arena_strdup(a, vn.buf);
+		st->versions[k].size = ds->vers[k].size;
+		st->versions[k].since = ds->vers[k].since;
+		sbuf_release(&vn);
+	}
+}
+
+/* One designed call: long NAME(struct S *uargs, size_t usize[, unsigned int flags]) with
+ * the extensible-struct convention's size rules and checks. */
+static void build_syscall(struct catalog *c, const struct dsyscall *dc, struct syscall *sc)
+{
+	struct arena *a = &c->arena;
+	struct sbuf proto = SBUF_INIT;
+	sc->name = arena_strdup(a, dc->name);
+	sc->kind = SK_EXTENSIBLE;
+	sc->header = "designed";
+	sc->file = "(designed)";
+	sc->safety = SAFE_PURE;
+	sc->designed = true;
+	sc->nr_x86_64 = sc->nr_aarch64 = -1;
+	sc->since = dc->since;
+	sc->st = catalog_find_struct(c, dc->st);
+	sbuf_addf(&proto, "long %s(struct %s *uargs, size_t usize%s)", dc->name, dc->st,
+		  dc->flags ? ", unsigned int flags" : "");
+	sc->prototype = arena_strdup(a, proto.buf);
+	sbuf_reset(&proto);
+	sbuf_addf(&proto, "a designed extensible syscall taking struct %s", dc->st);
+	sc->summary = arena_strdup(a, proto.buf);
+	sbuf_release(&proto);
+	sc->nargs = dc->flags ? 3 : 2;
+	sc->args = arena_alloc(a, sizeof(*sc->args) * 3);
+	sc->args[0] = (struct sarg){ .name = "uargs", .type = "struct *", .role = AR_STRUCT, .st = sc->st };
+	sc->args[1] = (struct sarg){ .name = "usize", .type = "size_t", .role = AR_SIZE };
+	if (dc->flags)
+		sc->args[2] = (struct sarg){ .name = "flags", .type = "unsigned int", .role = AR_FLAGS,
+					     .def = "0", .flagset = built_set(c, dc->flags) };
+	for (size_t i = 0; i < sc->nargs; i++)
+		sarg_type(&sc->args[i]);
+	sc->size_where = SW_ARG;
+	sc->size_name = "usize";
+	sc->size_bits = 64;
+	sc->has_rules = true;
+	sc->rules = (struct size_rules){ .zero = { SA_ERRNO, EINVAL }, .below_ver0 = { SA_ERRNO, EINVAL },
+					 .tail = TAIL_E2BIG, .writeback = WB_NONE, .cap = 4096, .cap_errno = E2BIG };
+	sc->checks = arena_alloc(a, sizeof(*sc->checks) * (CS_LAST + 1));
+	checks_insert_steps(a, sc, sc->checks, NULL, &sc->nchecks); /* the size convention's steps, in its default order */
+	sc->errors = arena_alloc(a, sizeof(*sc->errors) * 2);
+	sc->nerrors = 2;
+	sc->errors[0] = (struct serror){ "EINVAL", "usize below the first version, or an unknown flag bit" };
+	sc->errors[1] = (struct serror){ "E2BIG", "usize above a page, or a nonzero byte past the kernel's struct" };
+}
+
+static void rebuild(struct design *d)
+{
+	struct catalog *c = xcalloc(1, sizeof(*c));
+	struct arena *a = &c->arena;
+	c->dir = "(designed)";
+	build_flagsets(c, d);
 	c->structs = arena_alloc(a, sizeof(*c->structs) * (d->nstructs + 1));
 	c->nstructs = d->nstructs;
-	for (size_t i = 0; i < d->nstructs; i++) {
-		const struct dstruct *ds = &d->structs[i];
-		struct cstruct *st = &c->structs[i];
-		st->name = arena_strdup(a, ds->name);
-		st->header = "designed";
-		st->doc = "a designed struct";
-		st->file = "(designed)";
-		st->direction = FD_IN;
-		st->align = dstruct_align(ds);
-		st->size = dstruct_end(ds);
-		st->fields = arena_alloc(a, sizeof(*st->fields) * (ds->nfields + 1));
-		st->nfields = ds->nfields;
-		uint32_t last = ds->nvers ? ds->vers[ds->nvers - 1].since : ds->since;
-		for (size_t k = 0; k < ds->nfields; k++) {
-			const struct dfield *df = &ds->fields[k];
-			struct field *f = &st->fields[k];
-			f->name = arena_strdup(a, df->name);
-			f->type_text = arena_strdup(a, df->type);
-			f->zero = arena_strdup(a, df->zero);
-			f->doc = "";
-			f->type = df->t;
-			f->elem_size = df->elem;
-			f->count = df->count;
-			f->offset = df->offset;
-			f->size = df->size;
-			f->since = df->since ? df->since : last;
-			f->flagset = built_set(c, df->flagset);
-			f->format = f->flagset ? FF_HEX : FF_DEC;
-			f->string = df->t == FT_CHAR;
-		}
-		st->versions = arena_alloc(a, sizeof(*st->versions) * (ds->nvers + 1));
-		st->nversions = ds->nvers;
-		for (size_t k = 0; k < ds->nvers; k++) {
-			struct sbuf vn = SBUF_INIT;
-			upper(&vn, ds->name);
-			sbuf_addf(&vn, "_SIZE_VER%zu", k);
-			st->versions[k].name = arena_strdup(a, vn.buf);
-			st->versions[k].size = ds->vers[k].size;
-			st->versions[k].since = ds->vers[k].since;
-			sbuf_release(&vn);
-		}
-	}
+	for (size_t i = 0; i < d->nstructs; i++)
+		build_struct(c, &d->structs[i], &c->structs[i]);
 	c->syscalls = arena_alloc(a, sizeof(*c->syscalls) * (d->ncalls + 1));
 	c->nsyscalls = d->ncalls;
-	for (size_t i = 0; i < d->ncalls; i++) {
-		const struct dsyscall *dc = &d->calls[i];
-		struct syscall *sc = &c->syscalls[i];
-		struct sbuf proto = SBUF_INIT;
-		sc->name = arena_strdup(a, dc->name);
-		sc->kind = SK_EXTENSIBLE;
-		sc->header = "designed";
-		sc->file = "(designed)";
-		sc->safety = SAFE_PURE;
-		sc->designed = true;
-		sc->nr_x86_64 = sc->nr_aarch64 = -1;
-		sc->since = dc->since;
-		sc->st = catalog_find_struct(c, dc->st);
-		sbuf_addf(&proto, "long %s(struct %s *uargs, size_t usize%s)", dc->name, dc->st,
-			  dc->flags ? ", unsigned int flags" : "");
-		sc->prototype = arena_strdup(a, proto.buf);
-		sbuf_reset(&proto);
-		sbuf_addf(&proto, "a designed extensible syscall taking struct %s", dc->st);
-		sc->summary = arena_strdup(a, proto.buf);
-		sbuf_release(&proto);
-		sc->nargs = dc->flags ? 3 : 2;
-		sc->args = arena_alloc(a, sizeof(*sc->args) * 3);
-		sc->args[0] = (struct sarg){ .name = "uargs", .type = "struct *", .role = AR_STRUCT, .st = sc->st };
-		sc->args[1] = (struct sarg){ .name = "usize", .type = "size_t", .role = AR_SIZE };
-		if (dc->flags)
-			sc->args[2] = (struct sarg){ .name = "flags", .type = "unsigned int", .role = AR_FLAGS,
-						     .def = "0", .flagset = built_set(c, dc->flags) };
-		for (size_t i = 0; i < sc->nargs; i++)
-			sarg_type(&sc->args[i]);
-		sc->size_where = SW_ARG;
-		sc->size_name = "usize";
-		sc->size_bits = 64;
-		sc->has_rules = true;
-		sc->rules = (struct size_rules){ .zero = { SA_ERRNO, EINVAL }, .below_ver0 = { SA_ERRNO, EINVAL },
-						 .tail = TAIL_E2BIG, .writeback = WB_NONE, .cap = 4096, .cap_errno = E2BIG };
-		sc->checks = arena_alloc(a, sizeof(*sc->checks) * (CS_LAST + 1));
-		checks_insert_steps(a, sc, sc->checks, NULL, &sc->nchecks); /* the size convention's steps, in its default order */
-		sc->errors = arena_alloc(a, sizeof(*sc->errors) * 2);
-		sc->nerrors = 2;
-		sc->errors[0] = (struct serror){ "EINVAL", "usize below the first version, or an unknown flag bit" };
-		sc->errors[1] = (struct serror){ "E2BIG", "usize above a page, or a nonzero byte past the kernel's struct" };
-	}
+	for (size_t i = 0; i < d->ncalls; i++)
+		build_syscall(c, &d->calls[i], &c->syscalls[i]);
 	ALLOC_GROW(d->builds, d->nbuilds + 1, d->balloc);
 	d->builds[d->nbuilds++] = c;
 }
