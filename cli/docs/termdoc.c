@@ -334,113 +334,134 @@ static void blocks(struct tctx *t, cmark_node *n, const char *indent, int depth)
 	}
 }
 
+/* A heading: levels 1 and 2 bold and underlined, or without colour in capitals (1) or as
+ * they are (2); deeper levels bold. */
+static void term_heading(struct tctx *t, cmark_node *k, const char *indent)
+{
+	bool c = t->o->color;
+	int level = t->md->node_get_heading_level(k);
+	struct sbuf text = SBUF_INIT;
+	if (c)
+		sbuf_adds(&text, level <= 2 ? SGR_BOLD SGR_ULINE : SGR_BOLD);
+	if (!c && level <= 2) {
+		struct sbuf plain = SBUF_INIT;
+		inlines(t, k, &plain);
+		for (char *p = plain.buf; *p; p++)
+			if (level == 1 && *p >= 'a' && *p <= 'z')
+				*p -= 32;
+		sbuf_adds(&text, plain.buf);
+		sbuf_release(&plain);
+	} else {
+		inlines(t, k, &text);
+	}
+	if (c)
+		sbuf_adds(&text, SGR_RESET);
+	wrap(t->out, text.buf, indent, indent, t->o->width);
+	sbuf_release(&text);
+}
+
+/* A code block, each line indented four more and never wrapped. */
+static void term_code_block(struct tctx *t, cmark_node *k, const char *indent)
+{
+	bool c = t->o->color;
+	const char *lit = t->md->node_get_literal(k);
+	struct sbuf in2 = SBUF_INIT;
+	sbuf_addf(&in2, "%s    ", indent);
+	for (const char *p = lit ? lit : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		sbuf_adds(t->out, in2.buf);
+		if (c)
+			sbuf_adds(t->out, SGR_CODE);
+		add_clean(t->out, line);
+		if (c)
+			sbuf_adds(t->out, SGR_RESET);
+		sbuf_addch(t->out, '\n');
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
+	sbuf_release(&in2);
+}
+
+/* One list item after its bullet: its first paragraph beside the bullet, its other blocks
+ * below, indented as far as the bullet's text. */
+static void term_item(struct tctx *t, cmark_node *it, const char *indent, const char *bullet, int depth)
+{
+	const struct mdlib *md = t->md;
+	struct sbuf rest = SBUF_INIT, item = SBUF_INIT;
+	sbuf_adds(&rest, indent);
+	for (size_t i = text_width(indent, strlen(indent)); i < text_width(bullet, strlen(bullet)); i++)
+		sbuf_addch(&rest, ' ');
+	cmark_node *p1 = md->node_first_child(it);
+	cmark_node *from = p1;
+	if (p1 && md->node_get_type(p1) == CMARK_NODE_PARAGRAPH) {
+		inlines(t, p1, &item);
+		wrap(t->out, item.buf, bullet, rest.buf, t->o->width);
+		from = md->node_next(p1);
+	} else {
+		sbuf_adds(t->out, bullet);
+		sbuf_addch(t->out, '\n');
+	}
+	for (cmark_node *ch = from; ch; ch = md->node_next(ch))
+		block_one(t, ch, rest.buf, depth + 1, true);
+	sbuf_release(&rest);
+	sbuf_release(&item);
+}
+
+/* A list: numbered from its start, or bullets alternating by depth. */
+static void term_list(struct tctx *t, cmark_node *k, const char *indent, int depth)
+{
+	const struct mdlib *md = t->md;
+	bool ordered = md->node_get_list_type(k) == CMARK_ORDERED_LIST;
+	int num = md->node_get_list_start(k);
+	for (cmark_node *it = md->node_first_child(k); it; it = md->node_next(it)) {
+		struct sbuf bullet = SBUF_INIT;
+		if (ordered)
+			sbuf_addf(&bullet, "%s%d. ", indent, num++);
+		else
+			sbuf_addf(&bullet, "%s%s ", indent, depth % 2 ? "-" : "\xe2\x80\xa2");
+		term_item(t, it, indent, bullet.buf, depth);
+		sbuf_release(&bullet);
+	}
+}
+
 static void block_one(struct tctx *t, cmark_node *k, const char *indent, int depth, bool gap)
 {
 	const struct mdlib *md = t->md;
 	bool c = t->o->color;
-	{
-		cmark_node_type ty = md->node_get_type(k);
-		const char *tys = md->node_get_type_string(k);
-		if (gap && !(ty == CMARK_NODE_LIST && md->node_get_type(md->node_parent(k)) == CMARK_NODE_ITEM))
-			sbuf_addch(t->out, '\n');
-		struct sbuf text = SBUF_INIT;
-		switch (ty) {
-		case CMARK_NODE_HEADING: {
-			int level = md->node_get_heading_level(k);
-			if (c)
-				sbuf_adds(&text, level <= 2 ? SGR_BOLD SGR_ULINE : SGR_BOLD);
-			if (!c && level <= 2) {
-				struct sbuf plain = SBUF_INIT;
-				inlines(t, k, &plain);
-				for (char *p = plain.buf; *p; p++)
-					if (level == 1 && *p >= 'a' && *p <= 'z')
-						*p -= 32;
-				sbuf_adds(&text, plain.buf);
-				sbuf_release(&plain);
-			} else {
-				inlines(t, k, &text);
-			}
-			if (c)
-				sbuf_adds(&text, SGR_RESET);
-			wrap(t->out, text.buf, indent, indent, t->o->width);
-			break;
-		}
-		case CMARK_NODE_PARAGRAPH:
-			inlines(t, k, &text);
-			wrap(t->out, text.buf, indent, indent, t->o->width);
-			break;
-		case CMARK_NODE_CODE_BLOCK: {
-			const char *lit = md->node_get_literal(k);
-			struct sbuf in2 = SBUF_INIT;
-			sbuf_addf(&in2, "%s    ", indent);
-			for (const char *p = lit ? lit : ""; *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				char *line = xstrndup(p, len);
-				sbuf_adds(t->out, in2.buf);
-				if (c)
-					sbuf_adds(t->out, SGR_CODE);
-				add_clean(t->out, line);
-				if (c)
-					sbuf_adds(t->out, SGR_RESET);
-				sbuf_addch(t->out, '\n');
-				free(line);
-				p += len + (nl ? 1 : 0);
-			}
-			sbuf_release(&in2);
-			break;
-		}
-		case CMARK_NODE_LIST: {
-			bool ordered = md->node_get_list_type(k) == CMARK_ORDERED_LIST;
-			int num = md->node_get_list_start(k);
-			for (cmark_node *it = md->node_first_child(k); it; it = md->node_next(it)) {
-				struct sbuf bullet = SBUF_INIT, rest = SBUF_INIT, item = SBUF_INIT;
-				if (ordered)
-					sbuf_addf(&bullet, "%s%d. ", indent, num++);
-				else
-					sbuf_addf(&bullet, "%s%s ", indent, depth % 2 ? "-" : "\xe2\x80\xa2");
-				sbuf_adds(&rest, indent);
-				for (size_t i = text_width(indent, strlen(indent)); i < text_width(bullet.buf, bullet.len); i++)
-					sbuf_addch(&rest, ' ');
-				/* the item's first paragraph goes after the bullet; its other blocks below */
-				cmark_node *p1 = md->node_first_child(it);
-				cmark_node *from = p1;
-				if (p1 && md->node_get_type(p1) == CMARK_NODE_PARAGRAPH) {
-					inlines(t, p1, &item);
-					wrap(t->out, item.buf, bullet.buf, rest.buf, t->o->width);
-					from = md->node_next(p1);
-				} else {
-					sbuf_adds(t->out, bullet.buf);
-					sbuf_addch(t->out, '\n');
-				}
-				for (cmark_node *ch = from; ch; ch = md->node_next(ch))
-					block_one(t, ch, rest.buf, depth + 1, true);
-				sbuf_release(&bullet);
-				sbuf_release(&rest);
-				sbuf_release(&item);
-			}
-			break;
-		}
-		case CMARK_NODE_BLOCK_QUOTE: {
-			struct sbuf ind = SBUF_INIT;
-			sbuf_addf(&ind, "%s%s\xe2\x94\x82%s ", indent, c ? SGR_DIM : "", c ? SGR_RESET : "");
-			blocks(t, k, ind.buf, depth);
-			sbuf_release(&ind);
-			break;
-		}
-		case CMARK_NODE_THEMATIC_BREAK:
-			sbuf_addf(t->out, "%s%s\n", indent, "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");
-			break;
-		case CMARK_NODE_HTML_BLOCK:
-			break; /* never shown: the same rule as the site's safe mode */
-		default:
-			if (tys && !strcmp(tys, "table"))
-				table(t, k, indent);
-			else
-				blocks(t, k, indent, depth);
-		}
-		sbuf_release(&text);
+	cmark_node_type ty = md->node_get_type(k);
+	const char *tys = md->node_get_type_string(k);
+	if (gap && !(ty == CMARK_NODE_LIST && md->node_get_type(md->node_parent(k)) == CMARK_NODE_ITEM))
+		sbuf_addch(t->out, '\n');
+	struct sbuf text = SBUF_INIT;
+	switch (ty) {
+	case CMARK_NODE_HEADING: term_heading(t, k, indent); break;
+	case CMARK_NODE_PARAGRAPH:
+		inlines(t, k, &text);
+		wrap(t->out, text.buf, indent, indent, t->o->width);
+		break;
+	case CMARK_NODE_CODE_BLOCK: term_code_block(t, k, indent); break;
+	case CMARK_NODE_LIST: term_list(t, k, indent, depth); break;
+	case CMARK_NODE_BLOCK_QUOTE: {
+		struct sbuf ind = SBUF_INIT;
+		sbuf_addf(&ind, "%s%s\xe2\x94\x82%s ", indent, c ? SGR_DIM : "", c ? SGR_RESET : "");
+		blocks(t, k, ind.buf, depth);
+		sbuf_release(&ind);
+		break;
 	}
+	case CMARK_NODE_THEMATIC_BREAK:
+		sbuf_addf(t->out, "%s%s\n", indent, "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");
+		break;
+	case CMARK_NODE_HTML_BLOCK:
+		break; /* never shown: the same rule as the site's safe mode */
+	default:
+		if (tys && !strcmp(tys, "table"))
+			table(t, k, indent);
+		else
+			blocks(t, k, indent, depth);
+	}
+	sbuf_release(&text);
 }
 
 int termdoc_render(const char *text, size_t len, const struct termdoc_opts *o, struct sbuf *out)

@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/docs/termdoc.c block_one 108
 cli/kernel/invoke.c invoke_run 106
 cli/cmd/cmd_probe.c print_report 105
 cli/kernel/probe.c probe_run 102
