@@ -93,9 +93,9 @@ static bool was_spare(const struct hstruct *o, unsigned off, unsigned size)
 	return true;
 }
 
-static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct hdiff *d)
+/* Fields removed, moved or retyped. */
+static void diff_old_fields(const struct hstruct *o, const struct hstruct *n, struct hdiff *d)
 {
-	/* removed, moved, retyped */
 	for (size_t i = 0; i < o->nfields; i++) {
 		const struct hfield *of = &o->fields[i];
 		const struct hfield *nf = find_field(n, of->name);
@@ -121,40 +121,53 @@ static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct
 			    benign ? ", same layout on 64-bit" : "; signedness or meaning changed");
 		}
 	}
-	/* added */
-	for (size_t i = 0; i < n->nfields; i++) {
-		const struct hfield *nf = &n->fields[i];
-		if (find_field(o, nf->name))
-			continue;
-		if (nf->reserved && nf->offset < o->size)
-			continue; /* spare space renamed */
-		if (nf->offset + nf->size <= o->size) {
-			if (was_spare(o, nf->offset, nf->size))
-				add(d, n->name, "field_added", nf->name, HV_COMPATIBLE, nf->offset, nf->size,
-				    "field '%s' (%s, %u bytes) added at offset %u, in space that was reserved", nf->name,
-				    nf->type, nf->size, nf->offset);
-			else
-				add(d, n->name, "field_added", nf->name, HV_BREAK, nf->offset, nf->size,
-				    "field '%s' (%s, %u bytes) inserted at offset %u, inside the old struct (%u bytes)",
-				    nf->name, nf->type, nf->size, nf->offset, o->size);
-			continue;
-		}
-		unsigned end = nf->offset + nf->size;
-		const struct hversion *v = NULL;
-		for (size_t k = 0; k < n->nversions; k++)
-			if (n->versions[k].size >= end && !find_version_size(o, n->versions[k].size)) {
-				v = &n->versions[k];
-				break;
-			}
-		if (v)
+}
+
+/* A field the new struct has and the old one lacks: in spare space, inside the old struct,
+ * or appended (covered by a new size version or not). */
+static void diff_added_field(const struct hstruct *o, const struct hstruct *n, const struct hfield *nf,
+			     struct hdiff *d)
+{
+	if (nf->reserved && nf->offset < o->size)
+		return; /* spare space renamed */
+	if (nf->offset + nf->size <= o->size) {
+		if (was_spare(o, nf->offset, nf->size))
 			add(d, n->name, "field_added", nf->name, HV_COMPATIBLE, nf->offset, nf->size,
-			    "field '%s' (%s, %u bytes) appended at offset %u, covered by %s = %llu",
-			    nf->name, nf->type, nf->size, nf->offset, v->name, (unsigned long long)v->size);
+			    "field '%s' (%s, %u bytes) added at offset %u, in space that was reserved", nf->name,
+			    nf->type, nf->size, nf->offset);
 		else
-			add(d, n->name, "field_added", nf->name, HV_UNDOCUMENTED, nf->offset, nf->size,
-			    "field '%s' (%s, %u bytes) appended at offset %u, but no new *_SIZE_VERn covers it"
-			    "", nf->name, nf->type, nf->size, nf->offset);
+			add(d, n->name, "field_added", nf->name, HV_BREAK, nf->offset, nf->size,
+			    "field '%s' (%s, %u bytes) inserted at offset %u, inside the old struct (%u bytes)",
+			    nf->name, nf->type, nf->size, nf->offset, o->size);
+		return;
 	}
+	unsigned end = nf->offset + nf->size;
+	const struct hversion *v = NULL;
+	for (size_t k = 0; k < n->nversions; k++)
+		if (n->versions[k].size >= end && !find_version_size(o, n->versions[k].size)) {
+			v = &n->versions[k];
+			break;
+		}
+	if (v)
+		add(d, n->name, "field_added", nf->name, HV_COMPATIBLE, nf->offset, nf->size,
+		    "field '%s' (%s, %u bytes) appended at offset %u, covered by %s = %llu",
+		    nf->name, nf->type, nf->size, nf->offset, v->name, (unsigned long long)v->size);
+	else
+		add(d, n->name, "field_added", nf->name, HV_UNDOCUMENTED, nf->offset, nf->size,
+		    "field '%s' (%s, %u bytes) appended at offset %u, but no new *_SIZE_VERn covers it"
+		    "", nf->name, nf->type, nf->size, nf->offset);
+}
+
+static void diff_added(const struct hstruct *o, const struct hstruct *n, struct hdiff *d)
+{
+	for (size_t i = 0; i < n->nfields; i++)
+		if (!find_field(o, n->fields[i].name))
+			diff_added_field(o, n, &n->fields[i], d);
+}
+
+/* The size, and the size versions removed, changed or added. */
+static void diff_sizes(const struct hstruct *o, const struct hstruct *n, struct hdiff *d)
+{
 	if (n->size < o->size)
 		add(d, o->name, "size_changed", o->name, HV_BREAK, -1, n->size, "size shrank from %u to %u bytes",
 		    o->size, n->size);
@@ -183,6 +196,13 @@ static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct
 			add(d, n->name, "version_added", n->versions[i].name, HV_COMPATIBLE, -1, (long long)n->versions[i].size,
 			    "%s = %llu added", version_label(&n->versions[i], &label), (unsigned long long)n->versions[i].size);
 	sbuf_release(&label);
+}
+
+static void diff_struct(const struct hstruct *o, const struct hstruct *n, struct hdiff *d)
+{
+	diff_old_fields(o, n, d);
+	diff_added(o, n, d);
+	diff_sizes(o, n, d);
 }
 
 static const struct hmacro *find_flag(const struct header *h, const char *name, const struct hflagset **in)

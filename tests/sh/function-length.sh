@@ -27,7 +27,6 @@ cli/cmd/cmd_probe.c print_report 105
 cli/kernel/probe.c probe_run 102
 cli/cmd/cmd_import.c cmd_import 96
 cli/model/decode.c decode_call_as 92
-cli/headers/hdiff.c diff_struct 91
 cli/cmd/cmd_explain.c explain_line 87
 cli/cmd/cmd_doc.c cmd_doc 86
 cli/cmd/cmd_diff.c cmd_diff 86
