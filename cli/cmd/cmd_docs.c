@@ -71,7 +71,7 @@ static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struc
 		add_shown(md, &raw);
 	}
 	if (!r && svg) {
-		matrix_svg(&m, &raw);
+		measuring_svg(s, &m, ndirs ? &v : NULL, &raw);
 		add_shown(svg, &raw);
 	}
 	sbuf_release(&raw);

@@ -42,8 +42,6 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 	bool measure = a->ch.all_vms || a->ch.host || a->ch.nversions;
 	if (measure && a->nreports)
 		return usage_err("matrix: --reports reads measurements; --measured, --kernel and --host make them: not both");
-	if ((measure || a->nreports) && !strcmp(a->format, "svg"))
-		return usage_err("matrix: the picture (--format=svg) shows the simulation only");
 	return 0;
 }
 
@@ -84,7 +82,7 @@ int cmd_matrix(struct session *s, int argc, char **argv)
 	if (r) {
 		/* reported */
 	} else if (!strcmp(a.format, "svg") && !s->out.json) {
-		matrix_svg(&m, &sb);
+		measuring_svg(s, &m, reps || a.nreports ? &v : NULL, &sb);
 		out_puts(&s->out, sb.buf);
 	} else {
 		measuring_render(s, &m, reps || a.nreports ? &v : NULL, a.format, &sb);

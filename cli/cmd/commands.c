@@ -103,7 +103,8 @@ const struct command commands[] = {
 	  "and shows what each answered after the simulated columns, marking with '!' an answer\n"
 	  "that is not what the simulator says at that kernel's exact version; a row that cannot\n"
 	  "run in a guest says why. --reports DIR shows the measurements of the reports in DIR\n"
-	  "('measure' writes them) instead of making them.",
+	  "('measure' writes them) instead of making them. The picture has the measured columns\n"
+	  "too, a cell that differs outlined.",
 	  CMD_CATALOG | CMD_JSON | CMD_PAGE, { COMP_ENTITY } },
 	{ "measure", cmd_measure, "[SYSCALL...] [--vm] [--kernel V...] [--host] [-o FILE | --dir DIR] [--parallel N] [--force] [--json]",
 	  "make every matrix row in real kernels and write a report",

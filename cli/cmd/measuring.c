@@ -471,6 +471,54 @@ void measuring_markdown(struct session *s, const struct matrix *m, const struct 
 	render_md(s, m, v, md);
 }
 
+/* A measured word as a cell's colour: the answers the simulated cells have keep theirs. */
+static enum cell measured_cell(const char *word)
+{
+	static const struct { const char *word; enum cell c; } map[] = {
+		{ MO_OK, CELL_OK }, { "E2BIG", CELL_E2BIG }, { "EINVAL", CELL_EINVAL }, { "ENOSYS", CELL_ENOSYS },
+	};
+	for (size_t i = 0; word && i < ARRAY_SIZE(map); i++)
+		if (!strcmp(word, map[i].word))
+			return map[i].c;
+	return !word || !strcmp(word, MO_NOT_RUN) || !strcmp(word, MO_NO_ANSWER) ? CELL_ENOSYS : CELL_OTHER;
+}
+
+void measuring_svg(struct session *s, const struct matrix *m, const struct measured_view *v, struct sbuf *svg)
+{
+	size_t nx = v ? v->ncols : 0, n = m->nrows * nx;
+	if (!nx) {
+		matrix_svg(m, NULL, svg);
+		return;
+	}
+	const char **labels = xcalloc(nx, sizeof(*labels)), **text = xcalloc(n, sizeof(*text));
+	enum cell *cells = xcalloc(n, sizeof(*cells));
+	bool *marked = xcalloc(n, sizeof(*marked));
+	struct sbuf *words = xcalloc(n, sizeof(*words));
+	for (size_t c = 0; c < nx; c++)
+		labels[c] = v->cols[c].label;
+	for (size_t r = 0; r < m->nrows; r++)
+		for (size_t c = 0; c < nx; c++) {
+			struct judged j;
+			size_t i = r * nx + c;
+			judge(s, m, r, &v->cols[c], measured_view_outcome(v, c, m->row_label[r], m->row_size[r]), &j);
+			sbuf_init(&words[i]);
+			cell_text(&words[i], &j);
+			text[i] = words[i].buf;
+			cells[i] = measured_cell(j.measured);
+			marked[i] = j.differs;
+		}
+	struct matrix_svg_extra x = { "real kernels (measured; outlined: not what the simulator says)", nx, labels, text, cells,
+				      marked };
+	matrix_svg(m, &x, svg);
+	for (size_t i = 0; i < n; i++)
+		sbuf_release(&words[i]);
+	free(words);
+	free(marked);
+	free(cells);
+	free(text);
+	free(labels);
+}
+
 void measuring_render(struct session *s, const struct matrix *m, const struct measured_view *v, const char *format,
 		      struct sbuf *md)
 {

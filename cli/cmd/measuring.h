@@ -32,6 +32,9 @@ int measuring_run(struct session *s, const struct syscall *const *scs, size_t n,
 size_t measuring_count_differences(struct session *s, const struct measured_report *rep);
 /* The matrix of m as Markdown, with the columns of v beside it when v has any (v may be
  * NULL), appended to md whatever the session's output mode (docs, site). */
+/* The matrix's picture (sim/matrix.h's SVG) with the measured columns of v after the
+ * simulated ones, a cell outlined where it is not what the simulator says; v may be NULL. */
+void measuring_svg(struct session *s, const struct matrix *m, const struct measured_view *v, struct sbuf *svg);
 void measuring_markdown(struct session *s, const struct matrix *m, const struct measured_view *v, struct sbuf *md);
 /* The matrix of m, with the columns of v beside it when v has any, in format "text" or "md"
  * (text and JSON through s->out; md appended to md). */

@@ -224,34 +224,52 @@ static void xml_text(struct sbuf *sb, const char *s)
 	}
 }
 
-void matrix_svg(const struct matrix *m, struct sbuf *sb)
+static const char *const cell_fill[] = { "#2e7d32", "#66bb6a", "#26a69a", "#ef6c00", "#c62828", "#9e9e9e", "#6a1b9a" };
+
+static void svg_cell(struct sbuf *sb, int x, int y, int cw, int rh, enum cell c, bool marked, const char *text)
 {
-	static const char *const fill[] = { "#2e7d32", "#66bb6a", "#26a69a", "#ef6c00", "#c62828", "#9e9e9e", "#6a1b9a" };
-	const int lw = 300, cw = 150, rh = 30, top = 40;
-	int w = lw + (int)m->ncols * cw + 10, h = top + (int)m->nrows * rh + 10;
+	sbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\" fill=\"%s\"%s/>", x + 2, y + 2, cw - 4,
+		  rh - 4, cell_fill[c], marked ? " stroke=\"currentColor\" stroke-width=\"3\"" : "");
+	sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#fff\">", x + cw / 2, y + 20);
+	xml_text(sb, text);
+	sbuf_adds(sb, "</text>\n");
+}
+
+static void svg_heading(struct sbuf *sb, int x, int y, const char *text)
+{
+	sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"currentColor\">", x, y);
+	xml_text(sb, text);
+	sbuf_adds(sb, "</text>\n");
+}
+
+void matrix_svg(const struct matrix *m, const struct matrix_svg_extra *x, struct sbuf *sb)
+{
+	const int lw = 300, cw = 150, rh = 30, gap = 30;
+	size_t nx = x ? x->ncols : 0;
+	int top = nx ? 60 : 40, xw = nx ? gap + (int)nx * cw : 0, xl = lw + (int)m->ncols * cw + gap;
+	int w = lw + (int)m->ncols * cw + xw + 10, h = top + (int)m->nrows * rh + 10;
 	sbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		      "font-family=\"monospace\" font-size=\"13\" role=\"img\">\n<title>", w, h, w, h);
 	xml_text(sb, m->sc->name);
-	sbuf_adds(sb, ": user-space struct versions against kernel versions</title>\n");
-	for (size_t c = 0; c < m->ncols; c++) {
-		sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"currentColor\">",
-			  lw + (int)c * cw + cw / 2, top - 14);
-		xml_text(sb, m->col_label[c]);
-		sbuf_adds(sb, "</text>\n");
+	sbuf_adds(sb, nx ? ": user-space struct versions against simulated and real kernels</title>\n"
+			 : ": user-space struct versions against kernel versions</title>\n");
+	if (nx) {
+		svg_heading(sb, lw + (int)m->ncols * cw / 2, top - 40, "simulated");
+		svg_heading(sb, xl + (int)nx * cw / 2, top - 40, x->heading);
 	}
+	for (size_t c = 0; c < m->ncols; c++)
+		svg_heading(sb, lw + (int)c * cw + cw / 2, top - 14, m->col_label[c]);
+	for (size_t c = 0; c < nx; c++)
+		svg_heading(sb, xl + (int)c * cw + cw / 2, top - 14, x->labels[c]);
 	for (size_t r = 0; r < m->nrows; r++) {
 		int y = top + (int)r * rh;
 		sbuf_addf(sb, "<text x=\"4\" y=\"%d\" fill=\"currentColor\">", y + 20);
 		xml_text(sb, m->row_label[r]);
 		sbuf_adds(sb, "</text>\n");
-		for (size_t c = 0; c < m->ncols; c++) {
-			int x = lw + (int)c * cw;
-			sbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\" fill=\"%s\"/>", x + 2, y + 2, cw - 4,
-				  rh - 4, fill[m->cells[r * m->ncols + c]]);
-			sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#fff\">", x + cw / 2, y + 20);
-			xml_text(sb, matrix_cell_name(m, r, c));
-			sbuf_adds(sb, "</text>\n");
-		}
+		for (size_t c = 0; c < m->ncols; c++)
+			svg_cell(sb, lw + (int)c * cw, y, cw, rh, m->cells[r * m->ncols + c], false, matrix_cell_name(m, r, c));
+		for (size_t c = 0; c < nx; c++)
+			svg_cell(sb, xl + (int)c * cw, y, cw, rh, x->cells[r * nx + c], x->marked[r * nx + c], x->text[r * nx + c]);
 	}
 	sbuf_adds(sb, "</svg>\n");
 }

@@ -3,6 +3,7 @@
  * the newest; columns the kernels where anything changed for the call. */
 #ifndef XSC_MATRIX_H
 #define XSC_MATRIX_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "base/sbuf.h"
@@ -40,8 +41,19 @@ void matrix_call_release(struct matrix_call *mc);
 struct outcome;
 int matrix_row_sim(const struct catalog *cat, const struct matrix *m, size_t r, uint32_t kv, struct outcome *o);
 const char *matrix_cell_name(const struct matrix *m, size_t r, size_t c);
-/* The picture, self-contained SVG (no external references), deterministic. */
-void matrix_svg(const struct matrix *m, struct sbuf *sb);
+/* Columns drawn after the simulated ones, past a gap under a heading of their own: the
+ * real kernels measured (cmd/measuring.h). Per cell (r * ncols + c): its text, its colour as
+ * a cell's, and whether it differs from the simulator (outlined). */
+struct matrix_svg_extra {
+	const char *heading;
+	size_t ncols;
+	const char *const *labels;
+	const char *const *text;
+	const enum cell *cells;
+	const bool *marked;
+};
+/* The picture, self-contained SVG (no external references), deterministic; x may be NULL. */
+void matrix_svg(const struct matrix *m, const struct matrix_svg_extra *x, struct sbuf *sb);
 /* A GitHub-flavoured Markdown table. */
 void matrix_markdown(const struct matrix *m, struct sbuf *sb);
 #endif

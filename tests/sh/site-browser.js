@@ -1,7 +1,7 @@
 // Loads every page of a built site in headless Chromium from file:// and checks: no console
 // errors or page errors, no request leaves file://, the search finds openat2 and
 // RESOLVE_CACHED and words of the pages' text, the dark-mode toggle switches the colours, a
-// long page lists its sections, and at 390x844 a menu button opens the pages and tables
+// long page lists its sections, openat2's matrix has measured columns, and at 390x844 a menu button opens the pages and tables
 // scroll in their box. Screenshots (1280x900 and 390x844) go to argv[3].
 const { chromium } = require(process.env.PW_MODULE || 'playwright-core');
 const fs = require('fs'), path = require('path');
@@ -102,6 +102,15 @@ function pages(dir) {
   await page.goto('file://' + path.join(site, 'reference/syscalls/perf_event_open.html'));
   if (!await page.$('nav.toc a[href="#compatibility-matrix"]')) fail('perf_event_open: no "on this page" entry for the matrix');
   if (await page.$('article img[src*="matrix/"]')) fail('perf_event_open: the matrix is shown twice (table and picture)');
+
+  // the measured columns (data/measured) beside the simulated ones: a table of real kernels
+  // with their versions, and the picture's columns after the simulated ones
+  await page.goto('file://' + path.join(site, 'reference/syscalls/openat2.html'));
+  const heads = await page.$$eval('article table th', ths => ths.map(t => t.textContent.trim()));
+  if (!heads.some(h => h.includes('real kernel'))) fail('openat2: no table of measured real kernels');
+  if (!heads.some(h => /^6\.1\.\d+/.test(h)) || !heads.some(h => /^5\.10\.\d+/.test(h))) fail(`openat2: no measured 5.10 or 6.1 column (${heads})`);
+  const svg = fs.readFileSync(path.join(site, 'reference/matrix/openat2.svg'), 'utf8');
+  if (!svg.includes('>real kernels') || !/>6\.1\.\d+</.test(svg)) fail('openat2.svg: no measured columns');
 
   // a phone, 390x844: a menu button opens the pages, tables scroll inside their box, the
   // page itself does not scroll sideways
