@@ -682,6 +682,66 @@ static void load_field_direction(struct loader *L, json_t *fo, struct cstruct *s
 	}
 }
 
+/* One field's keys: its name, type, offset, dates, words, flag set and format. */
+static void load_field_keys(struct loader *L, json_t *fo, struct cstruct *st, struct field *f)
+{
+	uint64_t off = 0;
+	f->name = get_str(L, fo, "name", true, "a field");
+	f->type_text = get_str(L, fo, "type", true, "a field");
+	if (f->type_text && !parse_ftype(f->type_text, f)) {
+		push_key(L, "type");
+		lerr(L, "unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 ptr char, or T[N])", f->type_text);
+		pop(L);
+	}
+	get_uint(L, fo, "offset", true, "a field", 0, 1u << 20, &off);
+	f->offset = (unsigned)off;
+	f->since = get_kver(L, fo, "since", true, "a field");
+	f->zero = get_str(L, fo, "zero", false, "a field");
+	f->doc = get_str(L, fo, "doc", false, "a field");
+	f->flagset = resolve_flagset(L, fo, "flagset");
+	f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
+	f->reserved = get_bool(L, fo, "reserved");
+	load_provenance(L, fo, "a field", 0, NULL, &f->prov);
+	f->string = get_bool(L, fo, "string");
+	f->verbose_only = get_bool(L, fo, "verbose_only");
+	f->strace_extra = get_bool(L, fo, "strace_extra");
+	f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+	if (f->format == FF_BIT_NUMBERS && (!f->flagset || f->flagset->kind != FS_ENUM))
+		lerr(L, "field '%s' has format \"bit_numbers\": it needs an enum \"flagset\" naming the bit numbers", f->name);
+	load_field_direction(L, fo, st, f);
+	if (f->string)
+		f->format = FF_PTR;
+}
+
+/* Field i's name and aliases are none of the earlier fields' names and aliases. */
+static void check_field_unique(struct loader *L, const struct cstruct *st, size_t i)
+{
+	const struct field *f = &st->fields[i];
+	for (size_t j = 0; j < i && !L->failed; j++) {
+		const struct field *g = &st->fields[j];
+		bool dup = !strcmp(g->name, f->name);
+		for (size_t k = 0; k < g->naliases; k++)
+			dup |= !strcmp(g->aliases[k], f->name);
+		for (size_t k = 0; k < f->naliases; k++)
+			dup |= !strcmp(g->name, f->aliases[k]);
+		if (dup)
+			lerr(L, "duplicate field '%s' in struct '%s'", f->name, st->name);
+	}
+}
+
+/* A bits flag set's values fit the field that holds them. */
+static void check_flags_fit(struct loader *L, const struct field *f)
+{
+	if (!f->flagset || f->flagset->kind != FS_BITS || f->size > 8)
+		return;
+	unsigned bits = f->elem_size * 8;
+	for (size_t k = 0; k < f->flagset->nflags && !L->failed; k++)
+		if (bits < 64 && f->flagset->flags[k].value >> bits)
+			lerr(L, "flag %s = %#llx of set '%s' does not fit field '%s' (%s)",
+			     f->flagset->flags[k].name, (unsigned long long)f->flagset->flags[k].value,
+			     f->flagset->name, f->name, f->type_text);
+}
+
 static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsigned *natural)
 {
 	st->fields = arena_alloc(L->a, sizeof(*st->fields) * (json_array_size(arr) + 1));
@@ -691,47 +751,13 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
 		json_t *fo = json_array_get(arr, i);
 		struct field *f = &st->fields[i];
-		uint64_t off = 0;
 		push_idx(L, i);
 		if (!check_object(L, fo, "a field", field_keys))
 			goto next;
-		f->name = get_str(L, fo, "name", true, "a field");
-		f->type_text = get_str(L, fo, "type", true, "a field");
-		if (f->type_text && !parse_ftype(f->type_text, f)) {
-			push_key(L, "type");
-			lerr(L, "unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 ptr char, or T[N])", f->type_text);
-			pop(L);
-		}
-		get_uint(L, fo, "offset", true, "a field", 0, 1u << 20, &off);
-		f->offset = (unsigned)off;
-		f->since = get_kver(L, fo, "since", true, "a field");
-		f->zero = get_str(L, fo, "zero", false, "a field");
-		f->doc = get_str(L, fo, "doc", false, "a field");
-		f->flagset = resolve_flagset(L, fo, "flagset");
-		f->aliases = get_strings(L, fo, "aliases", "a field", &f->naliases);
-		f->reserved = get_bool(L, fo, "reserved");
-		load_provenance(L, fo, "a field", 0, NULL, &f->prov);
-		f->string = get_bool(L, fo, "string");
-		f->verbose_only = get_bool(L, fo, "verbose_only");
-		f->strace_extra = get_bool(L, fo, "strace_extra");
-		f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
-		if (f->format == FF_BIT_NUMBERS && (!f->flagset || f->flagset->kind != FS_ENUM))
-			lerr(L, "field '%s' has format \"bit_numbers\": it needs an enum \"flagset\" naming the bit numbers", f->name);
-		load_field_direction(L, fo, st, f);
-		if (f->string)
-			f->format = FF_PTR;
+		load_field_keys(L, fo, st, f);
 		if (L->failed)
 			goto next;
-		for (size_t j = 0; j < i && !L->failed; j++) {
-			const struct field *g = &st->fields[j];
-			bool dup = !strcmp(g->name, f->name);
-			for (size_t k = 0; k < g->naliases; k++)
-				dup |= !strcmp(g->aliases[k], f->name);
-			for (size_t k = 0; k < f->naliases; k++)
-				dup |= !strcmp(g->name, f->aliases[k]);
-			if (dup)
-				lerr(L, "duplicate field '%s' in struct '%s'", f->name, st->name);
-		}
+		check_field_unique(L, st, i);
 		if (L->failed)
 			goto next;
 		push_key(L, "offset");
@@ -748,14 +774,7 @@ static void load_fields(struct loader *L, json_t *arr, struct cstruct *st, unsig
 		if (align > *natural)
 			*natural = align;
 		end = f->offset + f->size;
-		if (f->flagset && f->flagset->kind == FS_BITS && f->size <= 8) {
-			unsigned bits = f->elem_size * 8;
-			for (size_t k = 0; k < f->flagset->nflags && !L->failed; k++)
-				if (bits < 64 && f->flagset->flags[k].value >> bits)
-					lerr(L, "flag %s = %#llx of set '%s' does not fit field '%s' (%s)",
-					     f->flagset->flags[k].name, (unsigned long long)f->flagset->flags[k].value,
-					     f->flagset->name, f->name, f->type_text);
-		}
+		check_flags_fit(L, f);
 	next:
 		pop(L);
 		st->nfields = i + 1;
