@@ -518,10 +518,109 @@ void invoke_writeback(const struct call_plan *plan, const struct outcome *out, u
 	}
 }
 
+/* The outcome's buffers before the child reports: the bytes passed, and zeroed room for what
+ * it writes back. */
+static void outcome_prepare(struct outcome *out, const struct call_plan *plan)
+{
+	memcpy(out->args, plan->req.args, sizeof(out->args));
+	out->size = plan->req.size;
+	out->len = plan->req.buflen;
+	out->before = xmalloc(plan->req.buflen ? plan->req.buflen : 1);
+	if (plan->req.buf)
+		memcpy(out->before, plan->req.buf, plan->req.buflen);
+	out->after = xcalloc(1, plan->req.buflen ? plan->req.buflen : 1);
+	out->extra_len = plan->req.extra_len;
+	out->extra_arg = plan->req.extra_arg;
+	out->extra = plan->req.extra_len ? xcalloc(1, plan->req.extra_len) : NULL;
+}
+
+/* The child's report, in the order it writes it: the record, the struct, the output argument,
+ * the buffers fields point at. 0, or read_until's -1 (deadline, ^C) or -2 (end of file). */
+static int read_report(int fd, const struct call_plan *plan, struct outcome *out, struct record *rec,
+		       uint64_t deadline)
+{
+	int r = read_until(fd, rec, sizeof(*rec), deadline);
+	if (!r && plan->req.buflen)
+		r = read_until(fd, out->after, plan->req.buflen, deadline);
+	if (!r && plan->req.extra_len)
+		r = read_until(fd, out->extra, plan->req.extra_len, deadline);
+	for (size_t i = 0; !r && i < plan->req.ncopies; i++) {
+		out->pointed[i] = xmalloc(plan->req.copy_len[i]);
+		out->pointed_len[i] = plan->req.copy_len[i];
+		out->pointed_name[i] = plan->req.copy_name[i];
+		out->npointed = i + 1;
+		r = read_until(fd, out->pointed[i], plan->req.copy_len[i], deadline);
+	}
+	return r;
+}
+
+/* The outcome from a whole report. */
+static void outcome_from_record(struct outcome *out, const struct call_plan *plan, const struct record *rec)
+{
+	if (rec->stage == OS_SIGNALED) {
+		/* clone3's caller died of a signal: the exit_signal of the process it made */
+		out->stage = OS_SIGNALED;
+		out->signal = rec->err;
+		out->ret = rec->ret;
+		if (rec->ret > 0)
+			sbuf_addf(&out->setup_error, "clone3 returned %lld, a new process; when it exited, the kernel sent its exit_signal (SIG%s) to the caller",
+				  (long long)rec->ret, sigabbrev_np(rec->err) ? sigabbrev_np(rec->err) : "?");
+		return;
+	}
+	out->stage = rec->stage;
+	out->ret = rec->ret;
+	out->err = rec->err;
+	if (plan->prep_arg >= 0 && rec->prep_fd >= 0)
+		out->args[plan->prep_arg] = (uint64_t)rec->prep_fd;
+	if (plan->req.sc->size_where == SW_POINTER) {
+		out->size_cell_before = plan->req.size_cell;
+		out->size_cell_after = rec->size_cell;
+		out->has_size_cell = true;
+	}
+	if (rec->stage == OS_SETUP)
+		sbuf_addf(&out->setup_error, "%s: %s", rec->step, strerror(rec->err));
+}
+
+/* The outcome without a whole report: the child died, exited or ran past the deadline (r as
+ * read_report answered), and the buffer holds what was passed. */
+static void outcome_unreported(struct outcome *out, const struct call_plan *plan, int r, int status)
+{
+	if (r == -2 && WIFSIGNALED(status)) {
+		out->stage = OS_SIGNALED;
+		out->signal = WTERMSIG(status);
+	} else if (r == -2) {
+		out->stage = OS_SETUP;
+		sbuf_addf(&out->setup_error, "the sandboxed child exited (status %d) without a report", WEXITSTATUS(status));
+	} else {
+		out->stage = OS_TIMEOUT;
+	}
+	if (plan->req.buf)
+		memcpy(out->after, plan->req.buf, plan->req.buflen);
+}
+
+/* The sandbox and the pipe the child reports on; -1 (reported) when either cannot be made. */
+static int prepare_run(const struct call_plan *plan, struct sandbox *box, int *landlock_abi, int fds[2])
+{
+	*landlock_abi = landlock_usable_abi();
+	if (!*landlock_abi && needs_landlock(plan))
+		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",
+			   plan->req.sc->name);
+	unsigned needs = plan->ns ? SB_MNT : 0;
+	for (int i = 0; i < 6; i++)
+		needs |= sandbox_needs(plan->req.strings[i]);
+	if (sandbox_create(box, needs) < 0)
+		return -1;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		sandbox_destroy(box);
+		return err("cannot make a pipe: %s", strerror(errno));
+	}
+	return 0;
+}
+
 int invoke_run(const struct call_plan *plan, struct outcome *out)
 {
 	struct sandbox box = { NULL, -1 };
-	int fds[2];
+	int fds[2], landlock_abi;
 	outcome_init(out);
 	if (plan->req.sc->designed)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->req.sc->name);
@@ -529,19 +628,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		return sig_interrupt_err();
 	if (plan->guest) /* a real kernel in qemu: the same steps, run by the agent there */
 		return vm_run(plan->guest, plan, out);
-	int landlock_abi = landlock_usable_abi();
-	if (!landlock_abi && needs_landlock(plan))
-		return err("refusing: %s may write files, and this kernel has no Landlock to keep the writes inside the sandbox; add --unsafe to run it anyway",
-			   plan->req.sc->name);
-	unsigned needs = plan->ns ? SB_MNT : 0;
-	for (int i = 0; i < 6; i++)
-		needs |= sandbox_needs(plan->req.strings[i]);
-	if (sandbox_create(&box, needs) < 0)
+	if (prepare_run(plan, &box, &landlock_abi, fds) < 0)
 		return -1;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		sandbox_destroy(&box);
-		return err("cannot make a pipe: %s", strerror(errno));
-	}
 	fflush(NULL);
 	uint64_t t0 = now_us();
 	pid_t pid = fork();
@@ -556,30 +644,8 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		child(plan, &box, landlock_abi, fds[1]);
 	close(fds[1]);
 	struct record rec;
-	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
-	memcpy(out->args, plan->req.args, sizeof(out->args));
-	out->size = plan->req.size;
-	out->len = plan->req.buflen;
-	out->before = xmalloc(plan->req.buflen ? plan->req.buflen : 1);
-	if (plan->req.buf)
-		memcpy(out->before, plan->req.buf, plan->req.buflen);
-	out->after = xcalloc(1, plan->req.buflen ? plan->req.buflen : 1);
-	out->extra_len = plan->req.extra_len;
-	out->extra_arg = plan->req.extra_arg;
-	out->extra = plan->req.extra_len ? xcalloc(1, plan->req.extra_len) : NULL;
-	int r = read_until(fds[0], &rec, sizeof(rec), deadline);
-	if (!r && plan->req.buflen)
-		r = read_until(fds[0], out->after, plan->req.buflen, deadline);
-	if (!r && plan->req.extra_len)
-		r = read_until(fds[0], out->extra, plan->req.extra_len, deadline);
-	for (size_t i = 0; !r && i < plan->req.ncopies; i++) {
-		out->pointed[i] = xmalloc(plan->req.copy_len[i]);
-		out->pointed_len[i] = plan->req.copy_len[i];
-		out->pointed_name[i] = plan->req.copy_name[i];
-		out->npointed = i + 1;
-		r = read_until(fds[0], out->pointed[i], plan->req.copy_len[i], deadline);
-	}
-	bool got = r == 0;
+	outcome_prepare(out, plan);
+	int r = read_report(fds[0], plan, out, &rec, t0 + (uint64_t)plan->timeout_ms * 1000);
 	out->elapsed_us = now_us() - t0;
 	int status = 0;
 	if (r == -1) /* the deadline passed, or ^C: a SIGKILL below is ours, not the call's */
@@ -587,38 +653,10 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(fds[0]);
-	if (got && rec.stage == OS_SIGNALED) {
-		/* clone3's caller died of a signal: the exit_signal of the process it made */
-		out->stage = OS_SIGNALED;
-		out->signal = rec.err;
-		out->ret = rec.ret;
-		if (rec.ret > 0)
-			sbuf_addf(&out->setup_error, "clone3 returned %lld, a new process; when it exited, the kernel sent its exit_signal (SIG%s) to the caller",
-				  (long long)rec.ret, sigabbrev_np(rec.err) ? sigabbrev_np(rec.err) : "?");
-	} else if (got) {
-		out->stage = rec.stage;
-		out->ret = rec.ret;
-		out->err = rec.err;
-		if (plan->prep_arg >= 0 && rec.prep_fd >= 0)
-			out->args[plan->prep_arg] = (uint64_t)rec.prep_fd;
-		if (plan->req.sc->size_where == SW_POINTER) {
-			out->size_cell_before = plan->req.size_cell;
-			out->size_cell_after = rec.size_cell;
-			out->has_size_cell = true;
-		}
-		if (rec.stage == OS_SETUP)
-			sbuf_addf(&out->setup_error, "%s: %s", rec.step, strerror(rec.err));
-	} else if (r == -2 && WIFSIGNALED(status)) {
-		out->stage = OS_SIGNALED;
-		out->signal = WTERMSIG(status);
-	} else if (r == -2) {
-		out->stage = OS_SETUP;
-		sbuf_addf(&out->setup_error, "the sandboxed child exited (status %d) without a report", WEXITSTATUS(status));
-	} else {
-		out->stage = OS_TIMEOUT;
-	}
-	if (!got && plan->req.buf)
-		memcpy(out->after, plan->req.buf, plan->req.buflen);
+	if (r == 0)
+		outcome_from_record(out, plan, &rec);
+	else
+		outcome_unreported(out, plan, r, status);
 	sandbox_destroy(&box);
 	if (sig_interrupted()) /* the child is gone and its sandbox removed: no outcome to show */
 		outcome_release(out);

@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/kernel/invoke.c invoke_run 106
 cli/cmd/cmd_probe.c print_report 105
 cli/kernel/probe.c probe_run 102
 cli/cmd/cmd_import.c cmd_import 96
