@@ -466,65 +466,41 @@ static int plan_queries(const struct catalog *cat, struct sprobe *p, const struc
 }
 
 
-static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
-			      const struct specials *spv, unsigned timeout_ms, unsigned *needs)
+/* The struct's part of the plan: its sizes to bisect, the size written back, and the fields
+ * the probe recipe sets (NULL, or why the recipe cannot be applied). */
+static const char *plan_struct(const struct catalog *cat, struct sprobe *p, struct structbuf *sb,
+			       const struct specials *spv)
 {
 	const struct syscall *sc = p->sc;
-	const char *why;
-	if (!probe_supported(sc, &why))
-		return why;
-	struct structbuf *sb = NULL;
 	const struct cstruct *st = sc->st;
-	if (st) {
-		sb = structbuf_new(st->name, st, sc);
-		p->newest = cstruct_newest_size(st);
-		bool bisect = sc->has_rules && (sc->rules.tail == TAIL_E2BIG || sc->rules.tail == TAIL_UNSAID) &&
-			      (sc->size_where == SW_ARG || sc->size_where == SW_FIELD);
-		p->bisect_size = bisect ? (sc->rules.cap && sc->rules.cap < PAGE ? sc->rules.cap : PAGE) : 0;
-		p->writeback = sc->has_rules && sc->rules.writeback == WB_SIZE_ON_E2BIG &&
-			       sc->size_where == SW_FIELD;
-		structbuf_set_size(sb, PAGE); /* memory for bisection */
-		for (size_t i = 0; i < sc->nprobe_set; i++) {
-			const char *eq = strchr(sc->probe_set[i], '=');
-			char *name = eq ? xstrndup(sc->probe_set[i], (size_t)(eq - sc->probe_set[i])) : NULL;
-			const struct field *f = name ? cstruct_find_field(st, name) : NULL;
-			free(name);
-			uint64_t v;
-			if (!f || recipe_value(cat, f->flagset, eq + 1, spv, &v)) {
-				structbuf_free(sb);
-				return "its probe recipe cannot be applied here";
-			}
-			struct value val = { .kind = VK_INT, .bits = v, .width = 64, .is_signed = false };
-			if (f->elem_size < 8)
-				val.bits &= (1ULL << (f->elem_size * 8)) - 1;
-			structbuf_set_field(sb, f, &val);
-		}
+	p->newest = cstruct_newest_size(st);
+	bool bisect = sc->has_rules && (sc->rules.tail == TAIL_E2BIG || sc->rules.tail == TAIL_UNSAID) &&
+		      (sc->size_where == SW_ARG || sc->size_where == SW_FIELD);
+	p->bisect_size = bisect ? (sc->rules.cap && sc->rules.cap < PAGE ? sc->rules.cap : PAGE) : 0;
+	p->writeback = sc->has_rules && sc->rules.writeback == WB_SIZE_ON_E2BIG && sc->size_where == SW_FIELD;
+	structbuf_set_size(sb, PAGE); /* memory for bisection */
+	for (size_t i = 0; i < sc->nprobe_set; i++) {
+		const char *eq = strchr(sc->probe_set[i], '=');
+		char *name = eq ? xstrndup(sc->probe_set[i], (size_t)(eq - sc->probe_set[i])) : NULL;
+		const struct field *f = name ? cstruct_find_field(st, name) : NULL;
+		free(name);
+		uint64_t v;
+		if (!f || recipe_value(cat, f->flagset, eq + 1, spv, &v))
+			return "its probe recipe cannot be applied here";
+		struct value val = { .kind = VK_INT, .bits = v, .width = 64, .is_signed = false };
+		if (f->elem_size < 8)
+			val.bits &= (1ULL << (f->elem_size * 8)) - 1;
+		structbuf_set_field(sb, f, &val);
 	}
-	if (invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, PLAN_PROBE, timeout_ms, &p->plan) < 0) {
-		structbuf_free(sb);
-		return "xsc cannot plan a harmless call";
-	}
-	structbuf_free(sb);
-	for (int i = 0; i < 6; i++)
-		*needs |= sandbox_needs(p->plan.req.strings[i]);
-	if (p->plan.ns)
-		*needs |= SB_MNT;
-	p->size_arg = -1;
-	for (size_t i = 0; i < sc->nargs; i++)
-		if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)
-			p->size_arg = (int)i;
-	p->size_field_off = st && sc->size_where == SW_FIELD && st->size_field ? (int)st->size_field->offset : -1;
-	p->size_field_width = p->size_field_off >= 0 ? st->size_field->elem_size : 0;
-	if (plan_queries(cat, p, spv) < 0)
-		return "its probe queries cannot be applied here";
-	if (st) {
-		p->pristine_len = p->plan.req.buflen;
-		p->pristine = xmalloc(p->pristine_len);
-		memcpy(p->pristine, p->plan.req.buf, p->pristine_len);
-		if (p->bisect_size)
-			add_candidates(p, st);
-	}
-	/* flags: every bit of every flags field and flags argument */
+	return NULL;
+}
+
+/* The flag probes: every bit of every flags field and flags argument, each with the order of
+ * checks that tells its answer. */
+static void plan_flags(const struct catalog *cat, struct sprobe *p, struct shared *sh, const struct specials *spv)
+{
+	const struct syscall *sc = p->sc;
+	const struct cstruct *st = sc->st;
 	p->fp = shared_alloc(sh, sizeof(*p->fp) * (count_flag_probes(sc, p->newest) + 1));
 	for (size_t i = 0; st && i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
@@ -546,6 +522,48 @@ static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struc
 			fp->inconclusive = "it needs a descriptor the prober cannot make (a user namespace's, an io_uring's or a cgroup's), "
 					   "and the catalogue's checks give no errno that tells a known flag from an unknown one";
 	}
+}
+
+static const char *plan_probe(const struct catalog *cat, struct sprobe *p, struct shared *sh,
+			      const struct specials *spv, unsigned timeout_ms, unsigned *needs)
+{
+	const struct syscall *sc = p->sc;
+	const char *why;
+	if (!probe_supported(sc, &why))
+		return why;
+	struct structbuf *sb = NULL;
+	const struct cstruct *st = sc->st;
+	if (st) {
+		sb = structbuf_new(st->name, st, sc);
+		if ((why = plan_struct(cat, p, sb, spv))) {
+			structbuf_free(sb);
+			return why;
+		}
+	}
+	int planned = invoke_plan(cat, sc, sb, NULL, (int)sc->nprobe_args, (char **)sc->probe_args, PLAN_PROBE, timeout_ms, &p->plan);
+	structbuf_free(sb);
+	if (planned < 0)
+		return "xsc cannot plan a harmless call";
+	for (int i = 0; i < 6; i++)
+		*needs |= sandbox_needs(p->plan.req.strings[i]);
+	if (p->plan.ns)
+		*needs |= SB_MNT;
+	p->size_arg = -1;
+	for (size_t i = 0; i < sc->nargs; i++)
+		if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)
+			p->size_arg = (int)i;
+	p->size_field_off = st && sc->size_where == SW_FIELD && st->size_field ? (int)st->size_field->offset : -1;
+	p->size_field_width = p->size_field_off >= 0 ? st->size_field->elem_size : 0;
+	if (plan_queries(cat, p, spv) < 0)
+		return "its probe queries cannot be applied here";
+	if (st) {
+		p->pristine_len = p->plan.req.buflen;
+		p->pristine = xmalloc(p->pristine_len);
+		memcpy(p->pristine, p->plan.req.buf, p->pristine_len);
+		if (p->bisect_size)
+			add_candidates(p, st);
+	}
+	plan_flags(cat, p, sh, spv);
 	p->base_err = p->ksize_bisect = p->ksize_wb = -1;
 	return NULL;
 }
@@ -976,14 +994,9 @@ static bool refused_by_design(const struct syscall *sc, const struct fprobe *fp)
 	return false;
 }
 
-static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t kv)
+/* Whether the call is there: the base call's errno, or why the probe could not tell. */
+static void report_available(const struct sprobe *p, struct probe_report *r)
 {
-	const struct syscall *sc = p->sc;
-	memset(r, 0, sizeof(*r));
-	r->sc = sc;
-	r->ksize_bisect = r->ksize_writeback = r->ksize_btf = r->ksize = -1;
-	r->calls = p->calls;
-	r->us = p->us;
 	if (p->skip) {
 		r->available = ANS_INCONCLUSIVE;
 		r->why = p->skip;
@@ -1002,56 +1015,77 @@ static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t 
 	} else {
 		r->available = ANS_YES;
 	}
-	r->base_err = p->base_err;
+}
+
+/* The kernel's struct size, by bisection, by write-back and from BTF: the first measured, and
+ * whether the others disagree. Measured even when the call itself was refused (EPERM): the
+ * size checks come first. */
+static void report_ksize(const struct sprobe *p, struct probe_report *r)
+{
 	r->ksize_bisect = p->ksize_bisect;
 	r->ksize_writeback = p->ksize_wb;
-	if (sc->st && r->available != ANS_NO) {
-		/* measured even when the call itself was refused (EPERM): the size checks come first */
-		unsigned b = btf_struct_size(sc->st->name, NULL);
-		r->ksize_btf = b ? (int)b : -1;
-		int sizes[3] = { r->ksize_bisect, r->ksize_writeback, r->ksize_btf };
-		for (int i = 0; i < 3; i++) {
-			if (sizes[i] < 0)
-				continue;
-			if (r->ksize < 0)
-				r->ksize = sizes[i];
-			else if (r->ksize != sizes[i])
-				r->disagree = true;
+	if (!p->sc->st || r->available == ANS_NO)
+		return;
+	unsigned b = btf_struct_size(p->sc->st->name, NULL);
+	r->ksize_btf = b ? (int)b : -1;
+	int sizes[3] = { r->ksize_bisect, r->ksize_writeback, r->ksize_btf };
+	for (int i = 0; i < 3; i++) {
+		if (sizes[i] < 0)
+			continue;
+		if (r->ksize < 0)
+			r->ksize = sizes[i];
+		else if (r->ksize != sizes[i])
+			r->disagree = true;
+	}
+}
+
+/* One flag's answer from its probe. */
+static void report_flag(const struct sprobe *p, const struct fprobe *fp, const struct probe_report *r,
+			struct flag_answer *fa, uint32_t kv)
+{
+	fa->holder = fp->holder;
+	fa->name = fp->name;
+	fa->bit = fp->bit;
+	fa->err = fp->err;
+	fa->unknown_err = fp->standin ? fp->unknown_err : 0; /* the order decided only these */
+	fa->fs_dependent = fp->fs_dependent;
+	if (r->available != ANS_YES) {
+		fa->answer = ANS_INCONCLUSIVE;
+		fa->reason = "the call is not available";
+	} else if (probe_past_struct(r, fp->field_off, fp->width)) {
+		/* the kernel cannot read the field: a nonzero byte in it is E2BIG (the size the
+		 * bisection measured), whatever the bit */
+		fa->answer = ANS_NO;
+		fa->reason = "its field lies past the running kernel's struct: a nonzero byte there is E2BIG";
+	} else if (fp->inconclusive) {
+		fa->answer = ANS_INCONCLUSIVE;
+		fa->reason = fp->inconclusive;
+	} else if (fp->standin) {
+		fa->answer = standin_answer(fp, &fa->reason);
+	} else {
+		fa->answer = flag_answer(fp->err, &fa->reason);
+		if (fa->answer == ANS_NO && fp->since && fp->since <= kv && !refused_by_design(p->sc, fp)) {
+			/* the catalogue dates it from this kernel or before: most likely it needs a
+			 * companion the catalogue does not give, so say so rather than "no" */
+			fa->answer = ANS_INCONCLUSIVE;
+			fa->reason = "refused although the catalogue dates it from this kernel or before: a companion may be missing";
 		}
 	}
+}
+
+static void report_one(const struct sprobe *p, struct probe_report *r, uint32_t kv)
+{
+	memset(r, 0, sizeof(*r));
+	r->sc = p->sc;
+	r->ksize_bisect = r->ksize_writeback = r->ksize_btf = r->ksize = -1;
+	r->calls = p->calls;
+	r->us = p->us;
+	report_available(p, r);
+	r->base_err = p->base_err;
+	report_ksize(p, r);
 	r->flags = xcalloc(p->nfp + 1, sizeof(*r->flags));
-	for (size_t i = 0; i < p->nfp; i++) {
-		const struct fprobe *fp = &p->fp[i];
-		struct flag_answer *fa = &r->flags[r->nflags++];
-		fa->holder = fp->holder;
-		fa->name = fp->name;
-		fa->bit = fp->bit;
-		fa->err = fp->err;
-		fa->unknown_err = fp->standin ? fp->unknown_err : 0; /* the order decided only these */
-		fa->fs_dependent = fp->fs_dependent;
-		if (r->available != ANS_YES) {
-			fa->answer = ANS_INCONCLUSIVE;
-			fa->reason = "the call is not available";
-		} else if (probe_past_struct(r, fp->field_off, fp->width)) {
-			/* the kernel cannot read the field: a nonzero byte in it is E2BIG (the size
-			 * the bisection measured), whatever the bit */
-			fa->answer = ANS_NO;
-			fa->reason = "its field lies past the running kernel's struct: a nonzero byte there is E2BIG";
-		} else if (fp->inconclusive) {
-			fa->answer = ANS_INCONCLUSIVE;
-			fa->reason = fp->inconclusive;
-		} else if (fp->standin) {
-			fa->answer = standin_answer(fp, &fa->reason);
-		} else {
-			fa->answer = flag_answer(fp->err, &fa->reason);
-			if (fa->answer == ANS_NO && fp->since && fp->since <= kv && !refused_by_design(p->sc, fp)) {
-				/* the catalogue dates it from this kernel or before: most likely it needs
-				 * a companion the catalogue does not give, so say so rather than "no" */
-				fa->answer = ANS_INCONCLUSIVE;
-				fa->reason = "refused although the catalogue dates it from this kernel or before: a companion may be missing";
-			}
-		}
-	}
+	for (size_t i = 0; i < p->nfp; i++)
+		report_flag(p, &p->fp[i], r, &r->flags[r->nflags++], kv);
 	for (int i = 0; i < p->nq; i++)
 		r->queries[r->nqueries++] = (struct query_answer){ p->qname[i], p->q[i], p->qok[i] };
 	for (int i = 0; i < p->nrq && r->nqueries < ARRAY_SIZE(r->queries); i++)
@@ -1107,6 +1141,69 @@ bool probe_feature(const struct probe_report *r, size_t bit, bool *known)
 
 static uint64_t now_us(void) { return mono_us(); }
 
+/* The syscalls to probe: those named (each must exist), else every one the prober supports.
+ * NULL (reported) for an unknown name. */
+static const struct syscall **probe_list(const struct catalog *cat, const char *const *names, size_t n, size_t *cnt)
+{
+	const struct syscall **list = xcalloc(cat->nsyscalls + 1, sizeof(*list));
+	*cnt = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct syscall *sc = catalog_find_syscall(cat, names[i]);
+		if (!sc) {
+			free(list);
+			err("probe: no syscall named '%s'", names[i]);
+			return NULL;
+		}
+		list[(*cnt)++] = sc;
+	}
+	for (size_t i = 0; !n && i < cat->nsyscalls; i++) {
+		const char *why;
+		if (probe_supported(&cat->syscalls[i], &why))
+			list[(*cnt)++] = &cat->syscalls[i];
+	}
+	return list;
+}
+
+/* The entries the plans name (SB_FILE, SB_A, SB_DIR, SB_MNT's bits), made in the one sandbox. */
+static void make_entries(const struct sandbox *box, unsigned needs)
+{
+	const char *const entries[] = { "file", "a", "dir", "mnt" };
+	for (unsigned b = 0; b < 4; b++) {
+		if (!(needs & (1u << b)))
+			continue;
+		struct sbuf path = SBUF_INIT;
+		sbuf_addf(&path, "%s/%s", box->dir, entries[b]);
+		if (b >= 2)
+			mkdir(path.buf, 0755);
+		else {
+			int fd = open(path.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+			if (fd >= 0 && write(fd, "xsc\n", 4) == 4)
+				close(fd);
+			else if (fd >= 0)
+				close(fd);
+		}
+		sbuf_release(&path);
+	}
+}
+
+/* Runs the prober child over the planned probes and waits for it (^C kills it). The child's
+ * pid, or -1 when it could not fork. */
+static pid_t run_prober(struct sprobe *ps, size_t cnt, struct sandbox *box, unsigned timeout_ms)
+{
+	unsigned timeout_s = (timeout_ms * 10 + 999) / 1000 + 5;
+	int landlock_abi = landlock_usable_abi();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		prober(ps, cnt, box, landlock_abi, timeout_s);
+	int status = 0;
+	if (pid > 0) /* only our own child: the host's are not ours to reap */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			if (sig_interrupted()) /* ^C: the rest of the probe is not wanted */
+				kill(pid, SIGKILL);
+	return pid;
+}
+
 int probe_run(const struct catalog *cat, const char *const *names, size_t n, unsigned timeout_ms,
 	      struct probe_run *run)
 {
@@ -1114,25 +1211,10 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 	struct utsname u;
 	if (uname(&u) == 0)
 		snprintf(run->kernel, sizeof(run->kernel), "%s", u.release);
-	/* which syscalls */
-	const struct syscall **list = xcalloc(cat->nsyscalls + 1, sizeof(*list));
-	size_t cnt = 0;
-	if (n) {
-		for (size_t i = 0; i < n; i++) {
-			const struct syscall *sc = catalog_find_syscall(cat, names[i]);
-			if (!sc) {
-				free(list);
-				return err("probe: no syscall named '%s'", names[i]);
-			}
-			list[cnt++] = sc;
-		}
-	} else {
-		for (size_t i = 0; i < cat->nsyscalls; i++) {
-			const char *why;
-			if (probe_supported(&cat->syscalls[i], &why))
-				list[cnt++] = &cat->syscalls[i];
-		}
-	}
+	size_t cnt;
+	const struct syscall **list = probe_list(cat, names, n, &cnt);
+	if (!list)
+		return -1;
 	/* shared memory: the probes and their flag probes */
 	size_t need = sizeof(struct sprobe) * (cnt + 1) + SCRATCH_LEN + 64 * 1024 /* strings */;
 	for (size_t i = 0; i < cnt; i++)
@@ -1160,35 +1242,8 @@ int probe_run(const struct catalog *cat, const char *const *names, size_t n, uns
 		ps[i].sc = list[i];
 		ps[i].skip = plan_probe(cat, &ps[i], &sh, &spv, timeout_ms, &needs);
 	}
-	/* the entries the plans name, in the one sandbox */
-	const char *const entries[] = { "file", "a", "dir", "mnt" };
-	for (unsigned b = 0; b < 4; b++) {
-		if (!(needs & (1u << b)))
-			continue;
-		struct sbuf path = SBUF_INIT;
-		sbuf_addf(&path, "%s/%s", box.dir, entries[b]);
-		if (b >= 2)
-			mkdir(path.buf, 0755);
-		else {
-			int fd = open(path.buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-			if (fd >= 0 && write(fd, "xsc\n", 4) == 4)
-				close(fd);
-			else if (fd >= 0)
-				close(fd);
-		}
-		sbuf_release(&path);
-	}
-	unsigned timeout_s = (timeout_ms * 10 + 999) / 1000 + 5;
-	int landlock_abi = landlock_usable_abi();
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0)
-		prober(ps, cnt, &box, landlock_abi, timeout_s);
-	int status = 0;
-	if (pid > 0) /* only our own child: the host's are not ours to reap */
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			if (sig_interrupted()) /* ^C: the rest of the probe is not wanted */
-				kill(pid, SIGKILL);
+	make_entries(&box, needs);
+	pid_t pid = run_prober(ps, cnt, &box, timeout_ms);
 	run->us = now_us() - t0;
 	sandbox_destroy(&box);
 	run->reports = xcalloc(cnt + 1, sizeof(*run->reports));

@@ -23,14 +23,11 @@ lengths() {
 # FILE FUNCTION: its length when the list was made
 long='
 cli/cmd/cmd_probe.c print_report 105
-cli/kernel/probe.c probe_run 102
 cli/cmd/cmd_import.c cmd_import 96
 cli/model/decode.c decode_call_as 92
 cli/cmd/cmd_explain.c explain_line 87
 cli/cmd/cmd_doc.c cmd_doc 86
 cli/cmd/cmd_diff.c cmd_diff 86
-cli/kernel/probe.c report_one 85
-cli/kernel/probe.c plan_probe 83
 '
 lengths >"$all"
 if [ "${LIST:-}" = 1 ]; then
