@@ -122,14 +122,9 @@ static void holder_notes(struct out *o, const struct probe_report *r, const char
 	sbuf_release(&fs);
 }
 
-static void print_report(struct out *o, const struct probe_report *r)
+/* The kernel's struct size in JSON, with each way it was measured. */
+static void print_ksize_json(struct out *o, const struct probe_report *r)
 {
-	const char *hs[16];
-	size_t nh = holders(r, hs, 16);
-	out_obj(o, NULL);
-	out_str(o, "name", r->sc->name);
-	out_str(o, "available", answer_name(r->available));
-	out_str(o, "reason", r->why);
 	if (r->ksize >= 0)
 		out_u64(o, "kernel_size", (uint64_t)r->ksize);
 	else
@@ -140,6 +135,71 @@ static void print_report(struct out *o, const struct probe_report *r)
 	if (r->ksize_btf >= 0) out_u64(o, "btf", (uint64_t)r->ksize_btf); else out_null(o, "btf");
 	out_bool(o, "disagree", r->disagree);
 	out_end(o);
+}
+
+/* One holder's flags: in JSON by answer, in text its count on the headline and, in details,
+ * what is not simply "yes". */
+static void print_holder(struct out *o, const struct probe_report *r, const char *holder, struct sbuf *details)
+{
+	static const char *const keys[] = { "supported", "unsupported", "inconclusive", "unknown_bits_accepted" };
+	static const enum answer wanted[] = { ANS_YES, ANS_NO, ANS_INCONCLUSIVE };
+	unsigned yes = 0, total = 0;
+	struct sbuf no = SBUF_INIT, inc = SBUF_INIT, drift = SBUF_INIT;
+	out_obj(o, holder);
+	for (int pass = 0; pass < 4; pass++) {
+		out_arr(o, keys[pass]);
+		for (size_t i = 0; i < r->nflags; i++) {
+			const struct flag_answer *fa = &r->flags[i];
+			if (strcmp(fa->holder, holder))
+				continue;
+			if (pass == 3) {
+				if (!fa->name && fa->answer == ANS_YES) {
+					struct sbuf b = SBUF_INIT;
+					sbuf_addf(&b, "%#llx", (unsigned long long)fa->bit);
+					out_str(o, NULL, b.buf);
+					sbuf_addf(&drift, " %s", b.buf);
+					sbuf_release(&b);
+				}
+				continue;
+			}
+			if (!fa->name || fa->answer != wanted[pass])
+				continue;
+			out_str(o, NULL, fa->name);
+			if (pass == 0)
+				yes++;
+			if (pass == 1)
+				sbuf_addf(&no, " %s", fa->name);
+			if (pass == 2)
+				sbuf_addf(&inc, " %s (%s)", fa->name, fa->reason ? fa->reason : "?");
+		}
+		out_end(o);
+	}
+	for (size_t i = 0; i < r->nflags; i++)
+		total += r->flags[i].name && !strcmp(r->flags[i].holder, holder);
+	bool past = holder_past(r, holder);
+	holder_notes(o, r, holder, past, details);
+	out_end(o);
+	out_text(o, "  %s %u/%u", holder, yes, total);
+	if (no.len && !past)
+		sbuf_addf(details, "    %s: unsupported:%s\n", holder, no.buf);
+	if (inc.len)
+		sbuf_addf(details, "    %s: inconclusive:%s\n", holder, inc.buf);
+	if (drift.len)
+		sbuf_addf(details, "    %s: bits the catalogue does not know, accepted:%s\n", holder, drift.buf);
+	sbuf_release(&no);
+	sbuf_release(&inc);
+	sbuf_release(&drift);
+}
+
+static void print_report(struct out *o, const struct probe_report *r)
+{
+	const char *hs[16];
+	size_t nh = holders(r, hs, 16);
+	out_obj(o, NULL);
+	out_str(o, "name", r->sc->name);
+	out_str(o, "available", answer_name(r->available));
+	out_str(o, "reason", r->why);
+	print_ksize_json(o, r);
 
 	/* text: one headline, then what is not simply "yes" */
 	struct sbuf head = SBUF_INIT;
@@ -154,55 +214,8 @@ static void print_report(struct out *o, const struct probe_report *r)
 
 	struct sbuf details = SBUF_INIT; /* printed after the headline */
 	out_obj(o, "flags");
-	for (size_t h = 0; h < nh; h++) {
-		unsigned yes = 0, total = 0;
-		struct sbuf no = SBUF_INIT, inc = SBUF_INIT, drift = SBUF_INIT;
-		out_obj(o, hs[h]);
-		for (int pass = 0; pass < 4; pass++) {
-			static const char *const keys[] = { "supported", "unsupported", "inconclusive", "unknown_bits_accepted" };
-			out_arr(o, keys[pass]);
-			for (size_t i = 0; i < r->nflags; i++) {
-				const struct flag_answer *fa = &r->flags[i];
-				if (strcmp(fa->holder, hs[h]))
-					continue;
-				if (pass == 3) {
-					if (!fa->name && fa->answer == ANS_YES) {
-						struct sbuf b = SBUF_INIT;
-						sbuf_addf(&b, "%#llx", (unsigned long long)fa->bit);
-						out_str(o, NULL, b.buf);
-						sbuf_addf(&drift, " %s", b.buf);
-						sbuf_release(&b);
-					}
-					continue;
-				}
-				if (!fa->name || fa->answer != (pass == 0 ? ANS_YES : pass == 1 ? ANS_NO : ANS_INCONCLUSIVE))
-					continue;
-				out_str(o, NULL, fa->name);
-				if (pass == 0)
-					yes++;
-				if (pass == 1)
-					sbuf_addf(&no, " %s", fa->name);
-				if (pass == 2)
-					sbuf_addf(&inc, " %s (%s)", fa->name, fa->reason ? fa->reason : "?");
-			}
-			out_end(o);
-		}
-		for (size_t i = 0; i < r->nflags; i++)
-			total += r->flags[i].name && !strcmp(r->flags[i].holder, hs[h]);
-		bool past = holder_past(r, hs[h]);
-		holder_notes(o, r, hs[h], past, &details);
-		out_end(o);
-		out_text(o, "  %s %u/%u", hs[h], yes, total);
-		if (no.len && !past)
-			sbuf_addf(&details, "    %s: unsupported:%s\n", hs[h], no.buf);
-		if (inc.len)
-			sbuf_addf(&details, "    %s: inconclusive:%s\n", hs[h], inc.buf);
-		if (drift.len)
-			sbuf_addf(&details, "    %s: bits the catalogue does not know, accepted:%s\n", hs[h], drift.buf);
-		sbuf_release(&no);
-		sbuf_release(&inc);
-		sbuf_release(&drift);
-	}
+	for (size_t h = 0; h < nh; h++)
+		print_holder(o, r, hs[h], &details);
 	out_end(o);
 	if (r->why && r->available != ANS_YES)
 		out_text(o, "  (%s)", r->why);

@@ -22,7 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/cmd/cmd_probe.c print_report 105
 cli/cmd/cmd_import.c cmd_import 96
 cli/model/decode.c decode_call_as 92
 cli/cmd/cmd_explain.c explain_line 87
