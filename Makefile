@@ -16,8 +16,9 @@
 #   make layout-ref   the catalogue's layouts, versions and flags against them
 #   make census       every kernel site of an extensible interface against the catalogue
 #                   (Debian's linux-source 6.1, 6.12 and the newest; network once; CENSUS_OPTS=--update)
-#   make wasm       build/site/assets/xsc.wasm (base, model, sim, the commands; wasm32-wasi) and one
-#                   simulated script under node against its golden; make wasm-deps installs the toolchain
+#   make wasm       build/wasm/xsc.wasm (base, model, sim, the commands; wasm32-wasi), the site
+#                   console's bundle, and one simulated script under node against its golden;
+#                   make wasm-deps installs the toolchain; make site puts the console in the site
 #   SANITIZE=1      build and test under AddressSanitizer + UBSan (in build/asan)
 
 PREFIX  ?= /usr/local
@@ -138,7 +139,7 @@ $(BUILD)/xsc: $(OBJS)
 # libcurl and libclang stay dlopen'ed: where a machine has them, import, lint and diff work;
 # elsewhere those commands say what is missing.
 EMBED_FILES := $(sort $(wildcard data/*.json data/*/*.json docs/guide/*.md docs/lessons/*.md \
-			docs/lessons/solutions/*.xsc)) site/template.html site/xsc.css site/xsc.js
+			docs/lessons/solutions/*.xsc)) site/template.html site/xsc.css site/xsc.js site/console.js
 static: $(BUILD)/xsc-static
 
 $(BUILD)/static/embed.tar: $(EMBED_FILES) $(GUEST)
@@ -356,7 +357,7 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DATADIR)/site $(DESTDIR)$(DATADIR)/docs/guide
 	install -m 644 $(BUILD)/xsc.1 $(DESTDIR)$(MANDIR)/man1/xsc.1
 	install -m 644 $(BUILD)/xsc.bash $(DESTDIR)$(BASHCOMPDIR)/xsc
-	install -m 644 site/template.html site/xsc.css site/xsc.js $(DESTDIR)$(DATADIR)/site/
+	install -m 644 site/template.html site/xsc.css site/xsc.js site/console.js $(DESTDIR)$(DATADIR)/site/
 	install -m 644 docs/guide/*.md $(DESTDIR)$(DATADIR)/docs/guide/
 	install -d $(DESTDIR)$(DATADIR)/docs/lessons/solutions
 	install -m 644 docs/lessons/*.md $(DESTDIR)$(DATADIR)/docs/lessons/
@@ -381,7 +382,9 @@ docs: all
 	$(BUILD)/xsc --data data docs -o docs/reference
 
 site: all
+	@$(MAKE) --no-print-directory -s wasm-module >/dev/null 2>&1 || echo "make site: no console in the site (make wasm says why)"
 	$(BUILD)/xsc --data data site -o build/site
+	@if [ -f $(WASM)/xsc-bundle.js ]; then cp $(WASM)/xsc-bundle.js $(WASM)/xsc.wasm build/site/assets/; fi
 
 man: $(BUILD)/xsc.1 $(BUILD)/xsc.bash
 
@@ -395,8 +398,8 @@ clean:
 
 # make wasm-deps  the WebAssembly toolchain: clang 14's wasm32 target, lld, wasi-libc, the
 #                 wasm32 compiler runtime (apt-get, as root); node runs the result
-# make wasm       build/site/assets/xsc.wasm: base, model, sim, session and the commands for
-#                 wasm32-wasi (issue 29), with jansson built from Debian's source package (the
+# make wasm       build/wasm/xsc.wasm and xsc-bundle.js (make site copies both into the site):
+#                 base, model, sim, session and the commands for wasm32-wasi (issue 29), with jansson built from Debian's source package (the
 #                 catalogue's own parser, not a second one); then one simulated script under node.
 # The kernel layer's live calls, VMs and probes, the uapi header reader, the REPL, the site and
 # demo are left out (they need processes, a kernel or libraries WASI lacks): cli/wasm/wasi.js
@@ -432,10 +435,16 @@ wasm-deps:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(WASM_PKGS)"
 
 # the module alone (make test builds it: incremental, its objects under build/wasm)
-wasm-module: build/site/assets/xsc.wasm
+wasm-module: $(WASM)/xsc.wasm $(WASM)/xsc-bundle.js
 	@:
 
-wasm: build/site/assets/xsc.wasm
+# the console's one script (cli/wasm/bundle.mjs): the JavaScript WASI, the module, the catalogue
+# and the lessons; make site copies it into the site's assets (a later build carries it over)
+$(WASM)/xsc-bundle.js: $(WASM)/xsc.wasm cli/wasm/bundle.mjs cli/wasm/wasi.js \
+		$(wildcard data/*.json data/*/*.json docs/lessons/*.md docs/lessons/solutions/*.xsc)
+	node cli/wasm/bundle.mjs $@ $< .
+
+wasm: $(WASM)/xsc.wasm $(WASM)/xsc-bundle.js
 	cd tests/cli && { XSC_WASM=$(CURDIR)/$< node ../../cli/wasm/loader.mjs --data /top/data \
 		0123-sim-before-size.xsc; echo "exit $$?"; } 2>&1 </dev/null | cmp - 0123-sim-before-size.out
 	@echo "make wasm: $< ($$(gzip -9c $< | wc -c) bytes gzipped) answers tests/cli/0123-sim-before-size as native xsc does"
@@ -486,7 +495,7 @@ $(WASM)/%.o: %.c cli/wasm/compat.h $(wildcard cli/wasm/include/sys/*.h) $(JANSSO
 
 -include $(WASM_OBJS:.o=.d)
 
-build/site/assets/xsc.wasm: $(WASM_OBJS) $(JANSSON_OBJS)
+$(WASM)/xsc.wasm: $(WASM_OBJS) $(JANSSON_OBJS)
 	@mkdir -p $(@D)
 	$(WASM_CC) $(WASM_FLAGS) -mexec-model=reactor -o $@ $^ $(WASM_LIBS) -Wl,--allow-undefined -Wl,--strip-debug \
 		-Wl,--stack-first -Wl,-z,stack-size=8388608 -Wl,--export=__main_argc_argv

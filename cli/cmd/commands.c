@@ -192,7 +192,7 @@ const struct command commands[] = {
 	  "every syscall page. Each matrix shows the real kernels measured in the catalogue's\n"
 	  "measured/ reports ('make measure'); --measured DIR adds the reports in DIR ('measure\n"
 	  "-o FILE' on other machines or kernels), so one table holds them all. The templates\n"
-	  "(template.html, xsc.css, xsc.js) come from --templates DIR, else site/ beside the\n"
+	  "(template.html, xsc.css, xsc.js, console.js) come from --templates DIR, else site/ beside the\n"
 	  "catalogue's directory, else beside the default catalogue (the build's or the installed\n"
 	  "one), so 'xsc --data MYDIR site' works for a catalogue of one's own.",
 	  CMD_CATALOG | CMD_EFFECTS, { COMP_NONE, COMP_FILE, COMP_NONE } },

@@ -608,15 +608,16 @@ static int make_parent(const char *out_dir)
 	return r;
 }
 
-/* The assets every build reads: the page template, the style sheet and the script. */
+/* The assets every build reads: the page template, the style sheet, the script and the
+ * console's loader (what it loads, assets/xsc-bundle.js, is make wasm's: kept across builds). */
 struct assets {
-	char *tpl, *css, *js;
-	size_t tpl_len, css_len, js_len;
+	char *tpl, *css, *js, *con;
+	size_t tpl_len, css_len, js_len, con_len;
 };
 
 static void assets_release(struct assets *a)
 {
-	free(a->tpl), free(a->css), free(a->js);
+	free(a->tpl), free(a->css), free(a->js), free(a->con);
 }
 
 /* One Markdown page, rendered into the template, written into dir. */
@@ -662,6 +663,7 @@ static int write_site(struct render *rd, const char *dir, const struct assets *a
 	int r = write_file(dir, SITE_MARKER, "xsc site\n", 9, NULL, NULL);
 	r = r ? r : write_file(dir, "assets/xsc.css", as->css, as->css_len, st, w);
 	r = r ? r : write_file(dir, "assets/xsc.js", as->js, as->js_len, st, w);
+	r = r ? r : write_file(dir, "assets/console.js", as->con, as->con_len, st, w);
 	for (size_t i = 0; !r && i < n; i++) {
 		const struct site_page *pg = &pages[i];
 		if (pg->markdown)
@@ -683,7 +685,7 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	struct assets as = { 0 };
 	if (read_asset(assets_dir, "template.html", &as.tpl, &as.tpl_len) ||
 	    read_asset(assets_dir, "xsc.css", &as.css, &as.css_len) || read_asset(assets_dir, "xsc.js", &as.js, &as.js_len) ||
-	    make_parent(out_dir)) {
+	    read_asset(assets_dir, "console.js", &as.con, &as.con_len) || make_parent(out_dir)) {
 		assets_release(&as);
 		return -1;
 	}

@@ -1,4 +1,4 @@
-// Runs build/site/assets/xsc.wasm under node, through the browser's own WASI shim
+// Runs build/wasm/xsc.wasm under node, through the browser's own WASI shim
 // (cli/wasm/wasi.js), as tests/sh/wasm-same.sh does:
 //   node cli/wasm/loader.mjs ARGS...
 // The program sees the source tree's data/ as /top/data (so --data /top/data), the lessons
@@ -15,7 +15,7 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const XscWasi = require('./wasi.js');
 const top = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const file = process.env.XSC_WASM || path.join(top, 'build/site/assets/xsc.wasm');
+const file = process.env.XSC_WASM || path.join(top, 'build/wasm/xsc.wasm');
 
 // the regular files below dir, at most depth levels down, as name -> bytes under prefix
 function tree(dir, prefix, depth, into) {

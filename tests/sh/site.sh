@@ -31,7 +31,7 @@ cp "$top/data/openat2.json" "$top/data/constants.json" "$w/own/cat/"
 "$XSC" --data "$w/own/cat" site -o "$w/own/out" >/dev/null || { echo "--data MYDIR site failed"; exit 1; }
 [ -f "$w/own/out/reference/syscalls/openat2.html" ] && cmp -s "$w/own/out/assets/xsc.css" "$top/site/xsc.css" ||
 	{ echo "--data MYDIR site: no page or not the build's templates"; exit 1; }
-cp "$top/site/template.html" "$top/site/xsc.js" "$w/own/tpl/" && { cat "$top/site/xsc.css"; echo '/* the teacher s */'; } >"$w/own/tpl/xsc.css"
+cp "$top/site/template.html" "$top/site/xsc.js" "$top/site/console.js" "$w/own/tpl/" && { cat "$top/site/xsc.css"; echo '/* the teacher s */'; } >"$w/own/tpl/xsc.css"
 "$XSC" --data "$w/own/cat" site -o "$w/own/out2" --templates "$w/own/tpl" >/dev/null && grep -q 'the teacher s' "$w/own/out2/assets/xsc.css" ||
 	{ echo "site --templates DIR not used"; exit 1; }
 if "$XSC" --data "$w/own/cat" site -o "$w/own/out3" --templates "$w/own/none" 2>"$w/own/err"; then echo "a missing --templates DIR passed"; exit 1; fi

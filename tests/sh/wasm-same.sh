@@ -2,12 +2,12 @@
 # The WebAssembly build (make wasm, issue 29) answers as the native program: every golden
 # transcript of tests/cli that stays under 'target sim' (it has one, never leaves it for
 # 'target live' or 'target vm', and makes no call or probe before it) runs in
-# build/site/assets/xsc.wasm under node's WASI (cli/wasm/loader.mjs) and must equal its .out
+# build/wasm/xsc.wasm under node's WASI (cli/wasm/loader.mjs) and must equal its .out
 # byte for byte, exit status included. The module stays within its budget: 1.5 MiB gzipped.
 set -eu
 . "$top/tests/lib.sh"
 need node "node is missing (make deps installs it)"
-wasm=${XSC_WASM:-$top/build/site/assets/xsc.wasm}
+wasm=${XSC_WASM:-$top/build/wasm/xsc.wasm}
 [ -f "$wasm" ] || { echo "no $wasm (make wasm builds it; make wasm-deps installs its toolchain)"; exit 77; }
 size=$(gzip -9c "$wasm" | wc -c)
 budget=$((1536 * 1024))
