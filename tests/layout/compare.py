@@ -82,6 +82,8 @@ NOT_MEMBERS = {
     "bpf_prog_load_flags": ("BPF_F_", "BPF_F_* names the flags of many bpf commands (attach, query, map and link flags); "
                             "the set holds BPF_PROG_LOAD's prog_flags"),
     "capabilities": ("CAP_", "CAP_LAST_CAP and the CAP_TO_INDEX/CAP_TO_MASK helpers are not capabilities"),
+    "LIVEUPDATE_IOCTL_TYPE": "the live-update ioctls' type byte, not a request",
+    "LIVEUPDATE_SESSION_NAME_LENGTH": "the length of a session's name, not a request",
     "O_ACCMODE": "a mask of the access modes, not a flag",
     "O_NDELAY": "O_NONBLOCK's old name",
     "SCHED_RESET_ON_FORK": "OR'ed into sched_setscheduler's policy; sched_attr says SCHED_FLAG_RESET_ON_FORK",
