@@ -15,6 +15,7 @@
 #include "base/sbuf.h"
 #include "headers/fetch.h"
 #include "headers/hinclude.h"
+#include "headers/hmacro.h"
 #include "base/landlock.h"
 #include "model/catalog.h"
 #include "model/kver.h"
@@ -115,7 +116,7 @@ static int load_clang(void)
 
 /* ---- growing arrays, strings in the arena ---- */
 
-static void *push_slot(void *arrp, size_t *n, size_t *alloc, size_t sz)
+void *header_push(void *arrp, size_t *n, size_t *alloc, size_t sz)
 {
 	void **arr = arrp;
 	if (*n + 1 > *alloc) {
@@ -126,7 +127,7 @@ static void *push_slot(void *arrp, size_t *n, size_t *alloc, size_t sz)
 	memset(p, 0, sz);
 	return p;
 }
-#define PUSH(arr, n, alloc) ((__typeof__(&(arr)[0]))push_slot(&(arr), &(n), &(alloc), sizeof(*(arr))))
+#define PUSH(arr, n, alloc) ((__typeof__(&(arr)[0]))header_push(&(arr), &(n), &(alloc), sizeof(*(arr))))
 
 static const char *astr(struct header *h, const char *s) { return arena_strdup(&h->a, s); }
 
@@ -815,289 +816,6 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
-/* ---- macro names, size versions, flag groups ---- */
-
-static void scan_macro_names(const char *t, size_t len, char ***out, size_t *n)
-{
-	size_t alloc = 0;
-	const char *p = t, *end = t + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *q = p;
-		while (q < le && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < le && *q == '#') {
-			q++;
-			while (q < le && (*q == ' ' || *q == '\t'))
-				q++;
-			if (le - q > 7 && !strncmp(q, "define", 6) && (q[6] == ' ' || q[6] == '\t')) {
-				q += 7;
-				while (q < le && (*q == ' ' || *q == '\t'))
-					q++;
-				const char *s = q;
-				while (q < le && (isalnum((unsigned char)*q) || *q == '_'))
-					q++;
-				/* object-like, with a body */
-				if (q > s && (isalpha((unsigned char)*s) || *s == '_') && q < le && *q != '(') {
-					const char *b = q;
-					while (b < le && isspace((unsigned char)*b))
-						b++;
-					if (b < le) {
-						ALLOC_GROW(*out, *n + 1, alloc);
-						(*out)[(*n)++] = xstrndup(s, (size_t)(q - s));
-					}
-				}
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
-}
-
-static bool ver_macro(const char *n, unsigned *ver, size_t *plen)
-{
-	const char *v = strstr(n, "_SIZE_VER");
-	if (!v)
-		return false;
-	const char *d = v + 9;
-	if (!isdigit((unsigned char)*d))
-		return false;
-	char *e;
-	unsigned long x = strtoul(d, &e, 10);
-	if (*e || x > 1000)
-		return false;
-	*ver = (unsigned)x;
-	*plen = (size_t)(v - n);
-	return true;
-}
-
-/* Does name hold every word of pre (lower case, '_' between words) as a word, in order? */
-static bool holds_words(const char *name, const char *pre)
-{
-	const char *s = name;
-	for (const char *p = pre; *p;) {
-		size_t wl = strcspn(p, "_");
-		const char *f = s;
-		while (*f && !(!strncmp(f, p, wl) && (f[wl] == '_' || !f[wl]) && (f == name || f[-1] == '_')))
-			f++;
-		if (!*f)
-			return false;
-		s = f + wl;
-		p += wl;
-		if (*p == '_')
-			p++;
-	}
-	return true;
-}
-
-/* Every word of every struct's name, sorted by word then struct: the structs a FOO_BAR
- * macro may belong to are those holding its rarest word. */
-struct word_ref {
-	const char *w;
-	size_t len, st;
-};
-
-static int word_cmp(const struct word_ref *x, const char *w, size_t len)
-{
-	int c = memcmp(x->w, w, x->len < len ? x->len : len);
-	return c ? c : x->len < len ? -1 : x->len > len;
-}
-
-static int word_ref_cmp(const void *a, const void *b)
-{
-	const struct word_ref *x = a, *y = b;
-	int c = word_cmp(x, y->w, y->len);
-	return c ? c : x->st < y->st ? -1 : x->st > y->st;
-}
-
-static struct word_ref *index_words(const struct header *h, size_t *n)
-{
-	struct word_ref *r = NULL;
-	size_t alloc = 0;
-	*n = 0;
-	for (size_t i = 0; i < h->nstructs; i++)
-		for (const char *p = h->structs[i].name; *p;) {
-			size_t wl = strcspn(p, "_");
-			if (wl) {
-				ALLOC_GROW(r, *n + 1, alloc);
-				r[(*n)++] = (struct word_ref){ p, wl, i };
-			}
-			p += wl + (p[wl] == '_');
-		}
-	if (*n)
-		qsort(r, *n, sizeof(*r), word_ref_cmp);
-	return r;
-}
-
-/* [*lo, *hi): the entries of words holding w. */
-static void word_range(const struct word_ref *words, size_t n, const char *w, size_t len, size_t *lo, size_t *hi)
-{
-	size_t a = 0, b = n;
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-		if (word_cmp(&words[m], w, len) < 0)
-			a = m + 1;
-		else
-			b = m;
-	}
-	*lo = a;
-	for (b = n; a < b;) {
-		size_t m = a + (b - a) / 2;
-		if (word_cmp(&words[m], w, len) <= 0)
-			a = m + 1;
-		else
-			b = m;
-	}
-	*hi = a;
-}
-
-#define VER_FUZZY_TRIES 64 /* structs tried per macro: bounds a hostile header's cost */
-
-/* The struct a FOO_BAR_SIZE_VERn macro belongs to: the struct named foo_bar, else the
- * first whose name holds every word of FOO_BAR in order (PERF_ATTR -> perf_event_attr). */
-static const char *ver_struct(const struct header *h, const char *n, size_t plen, const struct word_ref *words,
-			      size_t nwords)
-{
-	char pre[128];
-	if (plen >= sizeof(pre))
-		return NULL;
-	for (size_t i = 0; i < plen; i++)
-		pre[i] = (char)tolower((unsigned char)n[i]);
-	pre[plen] = '\0';
-	const struct hstruct *exact = header_find_struct(h, pre);
-	if (exact)
-		return exact->name;
-	size_t lo = 0, hi = 0;
-	bool any = false;
-	for (const char *p = pre; *p;) {
-		size_t wl = strcspn(p, "_"), a, b;
-		if (wl) {
-			word_range(words, nwords, p, wl, &a, &b);
-			if (!any || b - a < hi - lo)
-				lo = a, hi = b, any = true;
-		}
-		p += wl + (p[wl] == '_');
-	}
-	if (!any) /* no word at all: every name holds it */
-		return h->nstructs ? h->structs[0].name : NULL;
-	for (size_t i = lo; i < hi && i < lo + VER_FUZZY_TRIES; i++)
-		if (holds_words(h->structs[words[i].st].name, pre))
-			return h->structs[words[i].st].name;
-	return NULL;
-}
-
-static size_t common_prefix(const char *a, const char *b)
-{
-	size_t n = 0, cut = 0;
-	while (a[n] && a[n] == b[n]) {
-		if (a[n] == '_')
-			cut = n + 1;
-		n++;
-	}
-	return cut;
-}
-
-static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
-static char **sort_names; /* qsort has no context argument */
-
-static int cand_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(sort_names[x], sort_names[y]);
-	return c ? c : x < y ? -1 : x > y;
-}
-
-/* Indices 0..n-1 ordered by names[i], ties by index; caller frees. */
-static size_t *order_by_name(char **names, size_t n)
-{
-	size_t *ord = xcalloc(n + 1, sizeof(*ord));
-	for (size_t i = 0; i < n; i++)
-		ord[i] = i;
-	sort_names = names;
-	qsort(ord, n, sizeof(*ord), cand_cmp);
-	return ord;
-}
-
-
-/* A group named as an earlier one becomes NAME_N (N its place, from 1). */
-static void unique_flagset_names(struct header *h)
-{
-	char **names = xcalloc(h->nflagsets + 1, sizeof(*names));
-	for (size_t i = 0; i < h->nflagsets; i++)
-		names[i] = (char *)h->flagsets[i].name;
-	size_t *ord = order_by_name(names, h->nflagsets);
-	for (size_t i = 1; i < h->nflagsets; i++)
-		if (!strcmp(names[ord[i]], names[ord[i - 1]])) {
-			struct sbuf d = SBUF_INIT;
-			sbuf_addf(&d, "%s_%zu", names[ord[i]], ord[i] + 1);
-			h->flagsets[ord[i]].name = astr(h, d.buf);
-			sbuf_release(&d);
-		}
-	free(ord), free(names);
-}
-
-static void group_flags(struct header *h, bool *is_ver)
-{
-	size_t alloc = 0;
-	size_t i = 0;
-	while (i < h->nmacros) {
-		if (is_ver[i]) {
-			i++;
-			continue;
-		}
-		const char *first = h->macros[i].name;
-		size_t plen = 0;
-		const char *u = strrchr(first, '_');
-		if (u && u != first)
-			plen = (size_t)(u - first) + 1;
-		size_t j = i + 1;
-		while (j < h->nmacros && !is_ver[j]) {
-			size_t c = common_prefix(first, h->macros[j].name);
-			if (!c)
-				break;
-			if (c < plen)
-				plen = c;
-			j++;
-		}
-		if (!plen) {
-			i = j > i + 1 ? j : i + 1;
-			continue;
-		}
-		if (j == i + 1) {
-			/* one macro: a group only when it looks like a flag of its own prefix */
-			plen = u ? (size_t)(u - first) + 1 : 0;
-		}
-		struct hflagset *fs;
-		ALLOC_GROW(h->flagsets, h->nflagsets + 1, alloc);
-		fs = &h->flagsets[h->nflagsets++];
-		memset(fs, 0, sizeof(*fs));
-		fs->prefix = arena_strdup(&h->a, "");
-		char *p = arena_alloc(&h->a, plen + 1);
-		memcpy(p, first, plen);
-		fs->prefix = p;
-		char *nm = arena_alloc(&h->a, plen + 1);
-		size_t k = 0;
-		for (size_t q = 0; q < plen; q++)
-			nm[k++] = (char)tolower((unsigned char)p[q]);
-		while (k && nm[k - 1] == '_')
-			nm[--k] = '\0';
-		if (!k)
-			memcpy(nm, "flags", 6);
-		fs->name = nm; /* made unique below */
-		fs->flags = &h->macros[i];
-		fs->nflags = j - i;
-		size_t np2 = 0, neg = 0;
-		for (size_t q = i; q < j; q++) {
-			np2 += pow2(h->macros[q].value);
-			neg += h->macros[q].negative;
-		}
-		fs->bits = !neg && np2 * 2 >= fs->nflags && (fs->nflags > 1 || np2);
-		i = j;
-	}
-	unique_flagset_names(h);
-}
-
 static void add_diag(struct header *h, enum hdiag_sev sev, const char *rule, unsigned line, unsigned col,
 		     const char *msg)
 {
@@ -1181,52 +899,6 @@ static void collect_macros(struct header *h, struct walk *w)
 		sorted[i] = h->macros[pos[i]];
 	free(h->macros), free(pos);
 	h->macros = sorted;
-}
-
-static int version_cmp(const void *a, const void *b)
-{
-	const struct hversion *x = a, *y = b;
-	if (x->n != y->n)
-		return x->n < y->n ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-/* The *_SIZE_VERn macros, each given to its struct in n order; the rest become flag groups. */
-static void collect_versions(struct header *h)
-{
-	bool *is_ver = xcalloc(h->nmacros + 1, sizeof(bool));
-	size_t alloc = 0, nwords;
-	struct word_ref *words = index_words(h, &nwords);
-	for (size_t i = 0; i < h->nmacros; i++) {
-		unsigned n;
-		size_t plen;
-		if (!ver_macro(h->macros[i].name, &n, &plen))
-			continue;
-		is_ver[i] = true;
-		struct hversion *v = PUSH(h->versions, h->nversions, alloc);
-		v->name = h->macros[i].name;
-		v->n = n;
-		v->size = h->macros[i].value;
-		v->line = h->macros[i].line, v->col = h->macros[i].col;
-		v->st = ver_struct(h, v->name, plen, words, nwords);
-	}
-	free(words);
-	size_t *count = xcalloc(h->nstructs + 1, sizeof(*count));
-	for (size_t i = 0; i < h->nversions; i++)
-		if (h->versions[i].st)
-			count[header_find_struct(h, h->versions[i].st) - h->structs]++;
-	for (size_t s = 0; s < h->nstructs; s++)
-		h->structs[s].versions = arena_alloc(&h->a, sizeof(struct hversion) * (count[s] + 1));
-	for (size_t i = 0; i < h->nversions; i++)
-		if (h->versions[i].st) {
-			struct hstruct *st = &h->structs[header_find_struct(h, h->versions[i].st) - h->structs];
-			st->versions[st->nversions++] = h->versions[i];
-		}
-	for (size_t s = 0; s < h->nstructs; s++)
-		qsort(h->structs[s].versions, h->structs[s].nversions, sizeof(struct hversion), version_cmp);
-	free(count);
-	group_flags(h, is_ver);
-	free(is_ver);
 }
 
 /* A kernel's installed uapi tree searched before the system headers (header_set_include_dir) */
@@ -1314,11 +986,11 @@ static int refused_include(CXTranslationUnit tu, const char *name)
 static void make_probe(struct walk *w, struct header *h, const char *text, size_t len, const char *hpath,
 		       const char *ppath, struct sbuf *probe)
 {
-	scan_macro_names(text, len, &w->cand, &w->ncand);
+	header_scan_macro_names(text, len, &w->cand, &w->ncand);
 	sbuf_addf(probe, "#include \"%s\"\n", hpath);
 	for (size_t i = 0; i < w->ncand; i++)
 		sbuf_addf(probe, "static const __typeof__((%s)) __xsc_m_%zu = (%s);\n", w->cand[i], i, w->cand[i]);
-	w->ord = order_by_name(w->cand, w->ncand);
+	w->ord = header_order_by_name(w->cand, w->ncand);
 	w->mac = xcalloc(w->ncand + 1, sizeof(*w->mac));
 	w->have = xcalloc(w->ncand + 1, sizeof(bool));
 	w->defined = xcalloc(w->ncand + 1, sizeof(bool));
@@ -1533,7 +1205,7 @@ static int parse(struct header *h, const char *name, const char *text, size_t le
 	drop_duplicate_structs(h);
 	header_index(h);
 	collect_macros(h, &w);
-	collect_versions(h);
+	header_collect_versions(h);
 	ret = 0;
 out:
 	if (tu)
@@ -1547,75 +1219,6 @@ out:
 	sbuf_release(&origdir), sbuf_release(&iq), sbuf_release(&is), sbuf_release(&ik);
 	hinclude_files_release(&accepted);
 	return ret;
-}
-
-void header_from_catalog(struct header *h, const struct catalog *c, const char *name)
-{
-	memset(h, 0, sizeof(*h));
-	h->name = arena_strdup(&h->a, name);
-	h->text = arena_strdup(&h->a, "");
-	h->structs = xcalloc(c->nstructs + 1, sizeof(*h->structs));
-	for (size_t i = 0; i < c->nstructs; i++) {
-		const struct cstruct *cs = &c->structs[i];
-		struct hstruct *st = &h->structs[h->nstructs++];
-		st->name = cs->name;
-		st->doc = cs->doc;
-		st->size = cs->size;
-		st->align = cs->align;
-		st->packed = cs->packed;
-		st->fields = arena_alloc(&h->a, sizeof(*st->fields) * (cs->nfields + 1));
-		for (size_t k = 0; k < cs->nfields; k++) {
-			const struct field *f = &cs->fields[k];
-			struct hfield *hf = &st->fields[st->nfields++];
-			hf->name = f->name;
-			hf->type = f->type_text;
-			hf->ctype = f->type_text;
-			hf->doc = f->doc;
-			hf->offset = f->offset;
-			hf->size = f->size;
-			hf->align = f->elem_size;
-			hf->aliases = f->aliases;
-			hf->naliases = f->naliases;
-			hf->reserved = f->reserved;
-			hf->is_signed = ftype_signed(f->type);
-			hf->fixed_width = true;
-			hf->is_pointer = f->type == FT_PTR;
-		}
-		st->versions = arena_alloc(&h->a, sizeof(*st->versions) * (cs->nversions + 1));
-		for (size_t k = 0; k < cs->nversions; k++) {
-			struct hversion *v = &st->versions[st->nversions++];
-			v->name = cs->versions[k].name ? cs->versions[k].name : "";
-			v->n = (unsigned)k;
-			v->size = cs->versions[k].size;
-			v->st = cs->name;
-			unsigned n;
-			size_t plen;
-			if (cs->versions[k].name && ver_macro(cs->versions[k].name, &n, &plen))
-				v->n = n;
-		}
-	}
-	size_t nm = 0;
-	for (size_t i = 0; i < c->nflagsets; i++)
-		nm += c->flagsets[i].nflags;
-	h->macros = xcalloc(nm + 1, sizeof(*h->macros));
-	h->flagsets = xcalloc(c->nflagsets + 1, sizeof(*h->flagsets));
-	for (size_t i = 0; i < c->nflagsets; i++) {
-		const struct flagset *cf = &c->flagsets[i];
-		struct hflagset *fs = &h->flagsets[h->nflagsets++];
-		fs->name = cf->name;
-		fs->prefix = cf->prefix ? cf->prefix : "";
-		fs->bits = cf->kind == FS_BITS;
-		fs->flags = &h->macros[h->nmacros];
-		for (size_t k = 0; k < cf->nflags; k++) {
-			struct hmacro *m = &h->macros[h->nmacros++];
-			m->name = cf->flags[k].name;
-			m->value = cf->flags[k].value;
-			m->doc = cf->flags[k].doc;
-			m->negative = cf->kind == FS_ENUM && (int64_t)cf->flags[k].value < 0;
-			fs->nflags++;
-		}
-	}
-	header_index(h);
 }
 
 int header_parse_in(struct header *h, const char *name, const char *text, size_t len, const char *dir,
@@ -1655,148 +1258,3 @@ void header_release(struct header *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static void jkey(struct sbuf *o, const char *k, const char *v)
-{
-	sbuf_addf(o, "\"%s\": ", k);
-	json_quote_into(o, v);
-}
-
-/* Where a struct's fields end (its size less any tail padding). */
-static unsigned fields_end(const struct hstruct *st)
-{
-	unsigned end = 0;
-	for (size_t k = 0; k < st->nfields; k++)
-		if (st->fields[k].offset + st->fields[k].size > end)
-			end = st->fields[k].offset + st->fields[k].size;
-	return end;
-}
-
-static void export_field(struct sbuf *o, const struct hfield *f, const char *since)
-{
-	sbuf_adds(o, "        { "), jkey(o, "name", f->name);
-	sbuf_adds(o, ", "), jkey(o, "type", f->type);
-	sbuf_addf(o, ", \"offset\": %u, ", f->offset);
-	jkey(o, "since", since);
-	sbuf_adds(o, ", ");
-	jkey(o, "zero", f->doc ? f->doc : "not documented in the header");
-	if (f->doc)
-		sbuf_adds(o, ", "), jkey(o, "doc", f->doc);
-	if (f->naliases) {
-		sbuf_adds(o, ", \"aliases\": [");
-		for (size_t q = 0; q < f->naliases; q++) {
-			if (q)
-				sbuf_adds(o, ", ");
-			json_quote_into(o, f->aliases[q]);
-		}
-		sbuf_adds(o, "]");
-	}
-	if (f->reserved)
-		sbuf_adds(o, ", \"reserved\": true");
-	if (f->is_pointer)
-		sbuf_adds(o, ", \"format\": \"ptr\"");
-	sbuf_adds(o, " }");
-}
-
-/* A struct's fields, each implicit hole written as a reserved field (the catalogue has
- * no implicit padding), overlapping fields and flexible arrays left out. */
-static void export_fields(struct sbuf *o, const struct hstruct *st, const char *since)
-{
-	unsigned end = fields_end(st), at = 0;
-	bool firstf = true;
-	for (size_t k = 0; k <= st->nfields; k++) {
-		const struct hfield *f = k < st->nfields ? &st->fields[k] : NULL;
-		unsigned next = f ? f->offset : (st->explicit_align ? end : st->size);
-		if (f && (f->offset < at || !f->size))
-			continue; /* overlaps, or a flexible array member: the catalogue has neither */
-		if (next > at) { /* an implicit hole: written as a reserved field */
-			sbuf_adds(o, firstf ? "\n" : ",\n");
-			firstf = false;
-			sbuf_addf(o, "        { \"name\": \"__hole_%u\", \"type\": \"u8[%u]\", \"offset\": %u, \"since\": \"%s\", "
-				     "\"zero\": \"implicit padding; must be zero\", \"reserved\": true }",
-				  at, next - at, at, since);
-		}
-		if (!f)
-			break;
-		sbuf_adds(o, firstf ? "\n" : ",\n");
-		firstf = false;
-		export_field(o, f, since);
-		at = f->offset + f->size;
-	}
-}
-
-static void export_struct(struct sbuf *o, const struct hstruct *st, const char *hdrname, const char *since)
-{
-	struct sbuf doc = SBUF_INIT;
-	if (st->doc && *st->doc)
-		sbuf_adds(&doc, st->doc);
-	else
-		sbuf_addf(&doc, "struct %s from %s", st->name, hdrname);
-	sbuf_adds(o, "      "), jkey(o, "name", st->name);
-	sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
-	sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
-	sbuf_release(&doc);
-	if (st->packed)
-		sbuf_adds(o, ",\n      \"packed\": true");
-	if (st->explicit_align && fields_end(st) < st->size)
-		sbuf_addf(o, ",\n      \"align\": %u", st->align);
-	sbuf_adds(o, ",\n      \"fields\": [");
-	export_fields(o, st, since);
-	sbuf_adds(o, "\n      ],\n      \"versions\": [");
-	for (size_t k = 0; k < st->nversions; k++) {
-		sbuf_adds(o, k ? ",\n        { " : "\n        { ");
-		jkey(o, "name", st->versions[k].name);
-		sbuf_addf(o, ", \"size\": %llu, ", (unsigned long long)st->versions[k].size);
-		jkey(o, "since", since);
-		sbuf_adds(o, " }");
-	}
-	sbuf_adds(o, st->nversions ? "\n      ]\n    }" : "]\n    }");
-}
-
-static void export_flagset(struct sbuf *o, const struct hflagset *fs, const char *hdrname, const char *since)
-{
-	struct sbuf doc = SBUF_INIT;
-	sbuf_addf(&doc, "%s* macros from %s", fs->prefix, hdrname);
-	sbuf_adds(o, "      "), jkey(o, "name", fs->name);
-	sbuf_addf(o, ",\n      \"kind\": \"%s\"", fs->bits ? "bits" : "enum");
-	sbuf_adds(o, ",\n      "), jkey(o, "prefix", fs->prefix);
-	sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
-	sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
-	sbuf_release(&doc);
-	sbuf_adds(o, ",\n      \"flags\": [");
-	for (size_t k = 0; k < fs->nflags; k++) {
-		const struct hmacro *m = &fs->flags[k];
-		sbuf_adds(o, k ? ",\n        { " : "\n        { ");
-		jkey(o, "name", m->name);
-		if (m->negative)
-			sbuf_addf(o, ", \"value\": \"%lld\"", (long long)m->value);
-		else
-			sbuf_addf(o, ", \"value\": \"0x%llx\"", (unsigned long long)m->value);
-		sbuf_adds(o, ", "), jkey(o, "since", since);
-		if (m->doc)
-			sbuf_adds(o, ", "), jkey(o, "doc", m->doc);
-		if (fs->bits && !pow2(m->value))
-			sbuf_adds(o, ", \"mask\": true");
-		sbuf_adds(o, " }");
-	}
-	sbuf_adds(o, "\n      ]\n    }");
-}
-
-void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *o)
-{
-	sbuf_adds(o, "{\n  \"structs\": [");
-	bool firsts = true;
-	for (size_t i = 0; i < h->nstructs; i++) {
-		const struct hstruct *st = &h->structs[i];
-		if (st->is_union || !st->size)
-			continue; /* a struct of a flexible array alone (bpf_raw_tracepoint_args) has no fields */
-		sbuf_adds(o, firsts ? "\n    {\n" : ",\n    {\n");
-		firsts = false;
-		export_struct(o, st, hdrname, since);
-	}
-	sbuf_adds(o, firsts ? "],\n  \"flagsets\": [" : "\n  ],\n  \"flagsets\": [");
-	for (size_t i = 0; i < h->nflagsets; i++) {
-		sbuf_adds(o, i ? ",\n    {\n" : "\n    {\n");
-		export_flagset(o, &h->flagsets[i], hdrname, since);
-	}
-	sbuf_adds(o, h->nflagsets ? "\n  ]\n}\n" : "]\n}\n");
-}

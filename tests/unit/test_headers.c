@@ -13,6 +13,7 @@
 #include "headers/fetch.h"
 #include "headers/header.h"
 #include "headers/hinclude.h"
+#include "headers/hmacro.h"
 #include "headers/lint.h"
 #include "base/landlock.h"
 
@@ -195,9 +196,56 @@ static void confinement(void)
 	sbuf_release(&p);
 }
 
+/* The macros of a made-up header, grouped with no libclang: the size versions go to their
+ * struct (by its exact name, and by the words of a shorter prefix), in n order; the other
+ * macros become flag sets by their common prefix, bits when most values are powers of two. */
+static void macros_without_clang(void)
+{
+	static const struct { const char *name; uint64_t value; } defs[] = {
+		{ "OPEN_HOW_SIZE_VER1", 32 }, { "RESOLVE_NO_XDEV", 1 }, { "RESOLVE_NO_MAGICLINKS", 2 },
+		{ "RESOLVE_BENEATH", 8 }, { "OPEN_HOW_SIZE_VER0", 24 }, { "PERF_ATTR_SIZE_VER0", 64 },
+		{ "SCHED_NORMAL", 0 }, { "SCHED_FIFO", 1 }, { "SCHED_RR", 2 }, { "SCHED_BATCH", 3 },
+		{ "SCHED_IDLE", 5 }, { "SCHED_DEADLINE", 6 },
+	};
+	static const char *const structs[] = { "open_how", "perf_event_attr" };
+	struct header h;
+	memset(&h, 0, sizeof(h));
+	h.text = "";
+	h.structs = xcalloc(ARRAY_SIZE(structs), sizeof(*h.structs));
+	for (size_t i = 0; i < ARRAY_SIZE(structs); i++)
+		h.structs[h.nstructs++].name = structs[i];
+	h.macros = xcalloc(ARRAY_SIZE(defs), sizeof(*h.macros));
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
+		h.macros[h.nmacros++] = (struct hmacro){ .name = defs[i].name, .value = defs[i].value, .line = (unsigned)i + 1 };
+	header_index(&h);
+	header_collect_versions(&h);
+	const struct hstruct *how = header_find_struct(&h, "open_how"), *attr = header_find_struct(&h, "perf_event_attr");
+	ok(how && how->nversions == 2 && how->versions[0].size == 24 && how->versions[1].size == 32,
+	   "open_how's two size versions, in n order");
+	ok(attr && attr->nversions == 1 && attr->versions[0].size == 64, "PERF_ATTR_SIZE_VER0 goes to perf_event_attr");
+	ok(h.nflagsets == 2, "two flag sets (%zu)", h.nflagsets);
+	if (h.nflagsets == 2) {
+		is_str(h.flagsets[0].name, "resolve", "the first set is named by its prefix");
+		ok(h.flagsets[0].nflags == 3 && h.flagsets[0].bits, "RESOLVE_*: three bits");
+		is_str(h.flagsets[1].prefix, "SCHED_", "the second set's prefix");
+		ok(h.flagsets[1].nflags == 6 && !h.flagsets[1].bits, "SCHED_*: an enum of six (two powers of two in six values)");
+	}
+	char **names = NULL;
+	size_t n = 0;
+	static const char text[] = "#define A 1\n# define  B_2 (3)\n#define F(x) x\n#define EMPTY\n#define C\t4\n";
+	header_scan_macro_names(text, sizeof(text) - 1, &names, &n);
+	ok(n == 3 && !strcmp(names[0], "A") && !strcmp(names[1], "B_2") && !strcmp(names[2], "C"),
+	   "object-like macros with a body, in order (%zu)", n);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	header_release(&h);
+}
+
 int main(void)
 {
 	redact();
+	macros_without_clang();
 	includes();
 	confinement();
 	bool was = diag_set_quiet(true);
