@@ -103,7 +103,8 @@ NEWER = set()      # flag names strace's tables lack, fields past strace's struc
 def load_newer(data):
     """What xsc knows and this strace does not, from the catalogue's "strace" facts: the
     flags of a set with a strace table that the table lacks, the fields of a struct past
-    the size strace's decoder knows."""
+    the size strace's decoder knows and the size versions past it, the items of a struct's
+    strace view that follow a later strace."""
     import glob
     import json
     for path in glob.glob(os.path.join(data, "*.json")):
@@ -122,6 +123,10 @@ def load_newer(data):
             size = (st.get("strace") or {}).get("size")
             if size:
                 NEWER.update(f["name"] for f in st["fields"] if f["offset"] >= size)
+                # a size strace's table cannot name (PERF_ATTR_SIZE_VER8 past strace 6.1's 128)
+                NEWER.update(v["name"] for v in st["versions"] if v["size"] > size and v.get("name"))
+            # the items of strace's own view that a later strace prints (perf's config3)
+            NEWER.update(i["name"] for i in (st.get("strace") or {}).get("view", []) if i.get("newer"))
 
 
 def beyond(xline, sline):

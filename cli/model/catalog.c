@@ -38,6 +38,11 @@ const struct flagset *catalog_find_flagset(const struct catalog *c, const char *
 	FIND(c->flagsets, c->nflagsets, name);
 }
 
+const struct flagset *catalog_find_strace_table(const struct catalog *c, const char *name)
+{
+	FIND(c->strace_tables, c->nstrace_tables, name);
+}
+
 static const struct flag *find_in_set_own(const struct flagset *fs, const char *name)
 {
 	FIND(fs->flags, fs->nflags, name);
@@ -72,6 +77,11 @@ const struct flag *catalog_find_flag(const struct catalog *c, const struct flags
 	for (size_t i = 0; i < c->nflagsets; i++)
 		if ((f = find_in_set(&c->flagsets[i], name))) {
 			*in = &c->flagsets[i];
+			return f;
+		}
+	for (size_t i = 0; i < c->nstrace_tables; i++)
+		if ((f = find_in_set(&c->strace_tables[i], name))) {
+			*in = &c->strace_tables[i];
 			return f;
 		}
 	return NULL;
@@ -594,6 +604,37 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 		r->bad |= x->order[k] >= fs->nflags + x->nextra;
 }
 
+/* strace's view of a struct: its items' fields are the struct's own, their tables the
+ * catalogue's; printers and conditions are held to their tables by catalog_check */
+static void reloc_view(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
+{
+	MV_ARR(r, st->view, st->nview);
+	for (size_t k = 0; st->view && k < st->nview && !r->bad; k++) {
+		struct strace_item *it = &st->view[k];
+		MV_STR(r, it->name), MV_STR(r, it->unknown), MV_STR(r, it->comment), MV_STR(r, it->newer);
+		MV_STRS(r, it->comments, it->ncomments);
+		MV_REF(r, it->field, st->fields, st->nfields);
+		MV_STR(r, it->cond.text), MV_ARR(r, it->cond.code, it->cond.ncode);
+		const struct flagset *t = it->table;
+		it->table = NULL;
+		if (t && !r->bad) /* a flag set or a strace table */
+			it->table = (const struct flagset *)mv(r, t);
+		r->bad |= t && !it->table;
+		if (it->table) {
+			const struct flagset *fs = it->table;
+			bool in_sets = fs >= c->flagsets && fs < c->flagsets + c->nflagsets;
+			bool in_tables = fs >= c->strace_tables && fs < c->strace_tables + c->nstrace_tables;
+			const struct flagset *base = in_sets ? c->flagsets : c->strace_tables;
+			r->bad |= (!in_sets && !in_tables) ||
+				  ((const unsigned char *)fs - (const unsigned char *)base) % sizeof(*fs);
+		}
+		r->bad |= !it->name || !it->field;
+		ENUM_OK(r, it->format, FF_LAST);
+		check_bool(r, &it->version_name), check_bool(r, &it->as_comment), check_bool(r, &it->nonzero);
+		check_bool(r, &it->abbrev_nonzero), check_bool(r, &it->verbose_only), check_bool(r, &it->changed);
+	}
+}
+
 static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cstruct *st)
 {
 	MV_STR(r, st->name), MV_STR(r, st->header), MV_STR(r, st->doc), MV_STR(r, st->file);
@@ -624,6 +665,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STR(r, v->name), MV_STR(r, v->internal), MV_STR(r, v->prov.source);
 		check_bool(r, &v->prov.unverified);
 	}
+	reloc_view(r, c, st);
 }
 
 static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, struct syscall *sc)
@@ -711,10 +753,13 @@ int catalog_relocate(struct catalog *c, ptrdiff_t delta, const void *lo, size_t 
 {
 	struct reloc_ctx r = { delta, lo, (const unsigned char *)lo + len, false };
 	MV_ARR(&r, c->flagsets, c->nflagsets);
+	MV_ARR(&r, c->strace_tables, c->nstrace_tables);
 	MV_ARR(&r, c->structs, c->nstructs);
 	MV_ARR(&r, c->syscalls, c->nsyscalls);
 	for (size_t i = 0; i < c->nflagsets && !r.bad; i++)
 		reloc_flagset(&r, &c->flagsets[i]);
+	for (size_t i = 0; i < c->nstrace_tables && !r.bad; i++)
+		reloc_flagset(&r, &c->strace_tables[i]);
 	for (size_t i = 0; i < c->nstructs && !r.bad; i++)
 		reloc_struct(&r, c, &c->structs[i]);
 	for (size_t i = 0; i < c->nsyscalls && !r.bad; i++)

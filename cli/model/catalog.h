@@ -112,6 +112,30 @@ struct sversion {
 	uint32_t backported[KVER_NBACKPORTS];
 };
 
+/* One item of strace's own view of a struct ("strace": {"view": [...]}, perf_event_attr's),
+ * shown in order in place of the fields: a value read from a field (or some of its bits),
+ * under a condition, in a format, a table's names or a named printer (model/decode.c). */
+struct strace_item {
+	const char *name;
+	const struct field *field;
+	uint64_t mask;                /* the field's bits it shows, shifted down; 0: the whole field */
+	struct field_cond cond;       /* shown only when it holds */
+	const struct flagset *table;  /* names for the value: a strace table or a flag set */
+	enum fformat format;          /* else the value in this format */
+	unsigned printer;             /* 1 + an index into decode.c's named printers; 0: none */
+	const char *unknown;          /* version names: strace's comment for a size it cannot name */
+	const char *comment;          /* a fixed comment after the value ("Bits 63..38") */
+	const char **comments;        /* a comment by value (precise_ip's skid) */
+	size_t ncomments;
+	const char *newer;            /* the later strace whose style it follows: the installed one lacks it */
+	bool version_name;            /* the value is a size: the struct's version name for it */
+	bool as_comment;              /* only " /\* bytes A..B: 0x.. *\/" after the previous item, when nonzero */
+	bool nonzero;                 /* shown only when nonzero */
+	bool abbrev_nonzero;          /* without -v, shown only when nonzero (perf's bit flags) */
+	bool verbose_only;            /* shown only with -v */
+	bool changed;                 /* a value the kernel rewrote is followed by " => " and the new one */
+};
+
 struct cstruct {
 	const char *name, *header, *doc, *file;
 	enum fdir direction;   /* FD_IN, FD_OUT or FD_INOUT */
@@ -134,6 +158,10 @@ struct cstruct {
 	 * fields; "a.b" fields of one group print nested, a={b=...}); none: the fields in order */
 	unsigned *strace_entry, *strace_exit;
 	size_t nstrace_entry, nstrace_exit;
+	/* strace's own view (perf_event_attr): items shown in place of the fields; a size below
+	 * the first version is shown as the address */
+	struct strace_item *view;
+	size_t nview;
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };
@@ -389,13 +417,20 @@ struct catalog {
 	size_t nstructs;
 	struct flagset *flagsets;
 	size_t nflagsets;
+	/* strace's xlat tables that are no flag set of the catalogue ("strace_tables": perf's
+	 * PERF_COUNT_HW_*): names for a struct's strace view, with strace's table as source */
+	struct flagset *strace_tables;
+	size_t nstrace_tables;
 };
 
 void catalog_free(struct catalog *c); /* NULL is fine */
 const struct syscall *catalog_find_syscall(const struct catalog *c, const char *name);
 const struct cstruct *catalog_find_struct(const struct catalog *c, const char *name);
 const struct flagset *catalog_find_flagset(const struct catalog *c, const char *name);
-/* A flag by name: first in fs (may be NULL), then in the "constants" set, then anywhere.
+/* A strace table by name, or NULL. */
+const struct flagset *catalog_find_strace_table(const struct catalog *c, const char *name);
+/* A flag by name: first in fs (may be NULL), then in the "constants" set, then anywhere
+ * (the strace tables last).
  * *in is set to the set it came from. */
 const struct flag *catalog_find_flag(const struct catalog *c, const struct flagset *fs,
 				     const char *name, const struct flagset **in);

@@ -15,6 +15,7 @@
 #include "base/embed.h"
 #include "base/sbuf.h"
 #include "model/expr.h"
+#include "model/decode.h"
 #include "model/kver.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -606,6 +607,53 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 	load_strace_xlat(L, o, fs);
 }
 
+/* ---- strace's tables ---- */
+
+static const char *const strace_table_keys[] = { "name", "source", "kind", "unknown", "entries", NULL };
+static const char *const strace_entry_keys[] = { "name", "value", NULL };
+
+/* One of strace's xlat tables that is no flag set of the catalogue (perf's PERF_COUNT_HW_*):
+ * a flag set of its entries, in its order, with the table as its source. */
+static void load_strace_table(struct loader *L, json_t *o, struct flagset *fs)
+{
+	if (!check_object(L, o, "a strace table", strace_table_keys))
+		return;
+	fs->file = arena_strdup(L->a, L->src->name);
+	fs->name = get_str(L, o, "name", true, "a strace table");
+	fs->strace.source = fs->header = fs->doc = get_str(L, o, "source", true, "a strace table");
+	fs->kind = (enum flagset_kind)pick(L, o, "kind", "a strace table", flagset_kinds, -1);
+	fs->strace.unknown = get_str(L, o, "unknown", true, "a strace table");
+	json_t *arr = get_array(L, o, "entries", true, "a strace table");
+	if (L->failed)
+		return;
+	size_t n = json_array_size(arr);
+	fs->flags = arena_alloc(L->a, sizeof(*fs->flags) * (n + 1));
+	fs->strace.order = arena_alloc(L->a, sizeof(*fs->strace.order) * (n + 1));
+	push_key(L, "entries");
+	for (size_t i = 0; i < n && !L->failed; i++) {
+		json_t *eo = json_array_get(arr, i);
+		struct flag *f = &fs->flags[i];
+		push_idx(L, i);
+		if (check_object(L, eo, "a strace table's entry", strace_entry_keys)) {
+			f->name = get_str(L, eo, "name", true, "a strace table's entry");
+			const char *v = get_str(L, eo, "value", true, "a strace table's entry");
+			if (v && !parse_c_int(v, false, &f->value))
+				lerr(L, "'value' must be a C integer literal such as \"0x20\"");
+			else if (!L->failed && fs->kind == FS_BITS && !f->value)
+				lerr(L, "entry '%s' is 0 in a bit table", f->name);
+			for (size_t j = 0; j < i && !L->failed; j++)
+				if (!strcmp(fs->flags[j].name, f->name))
+					lerr(L, "'%s' is listed twice", f->name);
+		}
+		fs->strace.order[i] = (unsigned)i;
+		fs->nflags = fs->strace.norder = i + 1;
+		pop(L);
+	}
+	pop(L);
+	if (!L->failed && !n)
+		lerr(L, "strace table '%s' has no entries", fs->name);
+}
+
 /* ---- structs ---- */
 
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
@@ -615,7 +663,13 @@ static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "
 				       NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
-static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", NULL };
+static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", "view",
+						  NULL };
+static const char *const view_keys[] = { "name", "field", "bits", "if", "table", "format", "printer", "version",
+					 "unknown", "comment", "comments", "newer", "as", "nonzero", "abbrev",
+					 "verbose_only", "changed", NULL };
+static const char *const view_as[] = { "value", "comment", NULL };
+static const char *const view_abbrevs[] = { "always", "nonzero", NULL };
 static const char *const struct_tails[] = { "bytes", "more", NULL };
 static const char *const version_keys[] = { "name", "size", "since", "internal", "source", "unverified", "backported",
 					     NULL };
@@ -849,6 +903,98 @@ static void load_struct_strace(struct loader *L, json_t *o, struct cstruct *st)
 	pop(L);
 }
 
+static void compile_condition(struct loader *L, const struct expr_scope *scope, const char *key, const char *text,
+			      struct expr_insn **code_out, size_t *ncode);
+
+/* "bits" of a view item: a flag of its field's set (perf's "disabled", "precise_ip") or a C
+ * mask ("0xffffffc000000000"); the item shows them shifted down. */
+static void load_item_bits(struct loader *L, json_t *io, struct strace_item *it)
+{
+	const char *b = get_str(L, io, "bits", false, "a view item");
+	if (!b || L->failed)
+		return;
+	const struct flagset *fs = it->field->flagset;
+	for (size_t i = 0; fs && i < fs->nflags; i++)
+		if (!strcmp(fs->flags[i].name, b))
+			it->mask = fs->flags[i].value;
+	if (!it->mask && !parse_c_int(b, false, &it->mask)) {
+		push_key(L, "bits");
+		lerr(L, "'%s' is neither a flag of field '%s' nor a C mask", b, it->field->name);
+		pop(L);
+	}
+}
+
+/* How a view item names its value: a table (a strace table, else a flag set), a printer of
+ * decode.c, the struct's version names, or a format. */
+static void load_item_names(struct loader *L, json_t *io, const struct cstruct *st, struct strace_item *it)
+{
+	const char *t = get_str(L, io, "table", false, "a view item");
+	const char *p = get_str(L, io, "printer", false, "a view item");
+	it->version_name = get_bool(L, io, "version");
+	it->unknown = get_str(L, io, "unknown", false, "a view item");
+	it->format = (enum fformat)pick(L, io, "format", "a view item", formats, 0);
+	if (L->failed)
+		return;
+	if (t && !(it->table = catalog_find_strace_table(L->cat, t)) && !(it->table = catalog_find_flagset(L->cat, t)))
+		lerr(L, "no strace table or flag set named '%s'", t);
+	else if (p && !(it->printer = decode_printer_find(p)))
+		lerr(L, "no printer named '%s' (model/decode.c strace_printers)", p);
+	else if (!!t + !!p + it->version_name > 1)
+		lerr(L, "a view item takes one of \"table\", \"printer\" and \"version\"");
+	else if (it->version_name && (!it->unknown || !st->nversions))
+		lerr(L, "\"version\" names a size by the struct's versions, with strace's \"unknown\" comment");
+}
+
+static void load_view_item(struct loader *L, json_t *io, const struct cstruct *st, struct strace_item *it)
+{
+	if (!check_object(L, io, "a view item", view_keys))
+		return;
+	it->name = get_str(L, io, "name", true, "a view item");
+	const char *fname = get_str(L, io, "field", false, "a view item");
+	if (L->failed)
+		return;
+	if (!(it->field = cstruct_find_field(st, fname ? fname : it->name)) || it->field->count) {
+		lerr(L, "'%s' is not a scalar field of struct '%s'", fname ? fname : it->name, st->name);
+		return;
+	}
+	load_item_bits(L, io, it);
+	load_item_names(L, io, st, it);
+	it->comment = get_str(L, io, "comment", false, "a view item");
+	it->comments = get_strings(L, io, "comments", "a view item", &it->ncomments);
+	it->newer = get_str(L, io, "newer", false, "a view item");
+	it->as_comment = pick(L, io, "as", "a view item", view_as, 0) == 1;
+	it->abbrev_nonzero = pick(L, io, "abbrev", "a view item", view_abbrevs, 0) == 1;
+	it->nonzero = get_bool(L, io, "nonzero");
+	it->verbose_only = get_bool(L, io, "verbose_only");
+	it->changed = get_bool(L, io, "changed");
+	struct expr_scope scope = { L->cat, NULL, st };
+	if ((it->cond.text = get_str(L, io, "if", false, "a view item")) && !L->failed)
+		compile_condition(L, &scope, "if", it->cond.text, &it->cond.code, &it->cond.ncode);
+}
+
+/* "view": strace's own view of the struct, item by item (perf_event_attr), read once the
+ * fields are known. */
+static void load_struct_view(struct loader *L, json_t *o, struct cstruct *st)
+{
+	json_t *so = json_object_get(o, "strace");
+	json_t *arr = so ? get_array(L, so, "view", false, "strace's view of a struct") : NULL;
+	if (!arr || L->failed)
+		return;
+	push_key(L, "strace");
+	push_key(L, "view");
+	st->view = arena_alloc(L->a, sizeof(*st->view) * (json_array_size(arr) + 1));
+	for (size_t i = 0; i < json_array_size(arr) && !L->failed; i++) {
+		push_idx(L, i);
+		load_view_item(L, json_array_get(arr, i), st, &st->view[i]);
+		st->nview = i + 1;
+		pop(L);
+	}
+	if (!L->failed && !st->nview)
+		lerr(L, "an empty view");
+	pop(L);
+	pop(L);
+}
+
 /* The struct's alignment (given, or its fields' natural one) and its size rounded to it:
  * tail padding the alignment implies must be an explicit field. False on an error. */
 static bool struct_align(struct loader *L, struct cstruct *st, bool has_align, uint64_t align, unsigned natural)
@@ -1000,6 +1146,8 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 	if (L->failed || !struct_align(L, st, has_align, align, natural))
 		return;
 	load_versions(L, versions, st);
+	if (!L->failed)
+		load_struct_view(L, o, st);
 	if (L->failed || !st->nversions)
 		return;
 	check_fields_dated(L, st);
@@ -2083,7 +2231,7 @@ static void load_syscall(struct loader *L, json_t *o, struct syscall *sc)
 
 /* ---- driver ---- */
 
-static const char *const top_keys[] = { "syscalls", "structs", "flagsets", NULL };
+static const char *const top_keys[] = { "syscalls", "structs", "flagsets", "strace_tables", NULL };
 
 static size_t section_size(struct loader *L, json_t *root, const char *key)
 {
@@ -2157,7 +2305,7 @@ static struct catalog *load_sources(struct src *srcs, size_t n)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
 	struct loader L = { .cat = cat, .a = &cat->arena, .srcs = srcs, .nsrcs = n };
-	size_t nsys = 0, nst = 0, nfs = 0;
+	size_t nsys = 0, nst = 0, nfs = 0, ntab = 0;
 
 	for (size_t i = 0; i < n && !L.failed; i++) {
 		json_error_t je;
@@ -2173,13 +2321,17 @@ static struct catalog *load_sources(struct src *srcs, size_t n)
 		nsys += section_size(&L, srcs[i].root, "syscalls");
 		nst += section_size(&L, srcs[i].root, "structs");
 		nfs += section_size(&L, srcs[i].root, "flagsets");
+		ntab += section_size(&L, srcs[i].root, "strace_tables");
 	}
 	if (!L.failed) {
 		cat->flagsets = arena_alloc(L.a, sizeof(*cat->flagsets) * (nfs + 1));
 		cat->structs = arena_alloc(L.a, sizeof(*cat->structs) * (nst + 1));
 		cat->syscalls = arena_alloc(L.a, sizeof(*cat->syscalls) * (nsys + 1));
-		/* flag sets, then structs (which name flag sets), then syscalls (which name both) */
+		/* flag sets and strace's tables, then structs (which name them), then syscalls (which
+		 * name both) */
+		cat->strace_tables = arena_alloc(L.a, sizeof(*cat->strace_tables) * (ntab + 1));
 		EACH_ENTRY(&L, srcs, n, "flagsets", cat->flagsets, cat->nflagsets, load_flagset);
+		EACH_ENTRY(&L, srcs, n, "strace_tables", cat->strace_tables, cat->nstrace_tables, load_strace_table);
 		EACH_ENTRY(&L, srcs, n, "structs", cat->structs, cat->nstructs, load_struct);
 		EACH_ENTRY(&L, srcs, n, "syscalls", cat->syscalls, cat->nsyscalls, load_syscall);
 	}
@@ -2414,6 +2566,12 @@ static int check_struct(const struct catalog *c, const struct cstruct *st, struc
 		CHECK((!f->shown_if.text || expr_valid_struct(f->shown_if.code, f->shown_if.ncode, c, st)) &&
 			      (!f->written_if.text || expr_valid_struct(f->written_if.code, f->written_if.ncode, c, st)),
 		      "struct '%s': the conditions of field '%s'", st->name, f->name);
+	}
+	for (size_t i = 0; i < st->nview; i++) {
+		const struct strace_item *it = &st->view[i];
+		CHECK((!it->cond.text || expr_valid_struct(it->cond.code, it->cond.ncode, c, st)) &&
+			      it->printer <= decode_printer_count() && (!it->version_name || (it->unknown && st->nversions)),
+		      "struct '%s': strace's view, item '%s'", st->name, it->name);
 	}
 	CHECK(st->align && st->align <= 4096 && !(st->align & (st->align - 1)) && st->align >= natural &&
 		      st->size == (end + st->align - 1) / st->align * st->align,

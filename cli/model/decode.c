@@ -1,4 +1,5 @@
 #include "model/decode.h"
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "model/expr.h"
@@ -286,9 +287,215 @@ static uint64_t shown_extent(const struct cstruct *st, uint64_t size)
 	return shown;
 }
 
+/* ---- strace's own view of a struct (perf_event_attr's, strace 6.1 src/perf.c) ---- */
+
+static uint64_t item_value(const struct strace_item *it, const unsigned char *data)
+{
+	uint64_t v = field_value(it->field, data);
+	if (!it->mask)
+		return v;
+	v &= it->mask;
+	return v >> __builtin_ctzll(it->mask);
+}
+
+/* A value of a table (a strace table or a flag set) as strace's printxval/printflags write
+ * it; a table's own "unknown" comment. */
+static void put_table(struct sbuf *sb, const struct flagset *t, uint64_t v)
+{
+	xlat_strace(sb, t, v);
+}
+
+static const struct flagset *table(const struct catalog *cat, const char *name)
+{
+	const struct flagset *t = catalog_find_strace_table(cat, name);
+	return t ? t : catalog_find_flagset(cat, name);
+}
+
+/* A flag's value by name (PERF_TYPE_HARDWARE), or ~0 when the catalogue lacks it. */
+static uint64_t named(const struct catalog *cat, const char *name)
+{
+	const struct flagset *in;
+	const struct flag *f = catalog_find_flag(cat, NULL, name, &in);
+	return f ? f->value : ~0ULL;
+}
+
+/* perf_event_attr's config by its type (strace 6.1 src/perf.c print_perf_event_attr): a
+ * hardware event's PMU in the high 32 bits, a cache event's three bytes, a tracepoint's id
+ * in decimal, anything else in hex. */
+static void print_perf_config(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			      const struct strace_item *it, const unsigned char *data)
+{
+	const struct field *tf = cstruct_find_field(st, "type");
+	uint64_t type = tf ? field_value(tf, data) : ~0ULL, config = item_value(it, data);
+	if (type == named(cat, "PERF_TYPE_HARDWARE") || type == named(cat, "PERF_TYPE_HW_CACHE")) {
+		if (config >> 32)
+			sbuf_addf(sb, "%#llx<<32|", (unsigned long long)(config >> 32));
+		if (type == named(cat, "PERF_TYPE_HARDWARE")) {
+			put_table(sb, table(cat, "perf_hw_id"), config & 0xffffffff); /* PERF_HW_EVENT_MASK */
+			return;
+		}
+		if ((config & 0xffffffff) >> 24)
+			sbuf_addf(sb, "%#llx<<24|", (unsigned long long)((config & 0xffffffff) >> 24));
+		put_table(sb, table(cat, "perf_hw_cache_op_result_id"), (config >> 16) & 0xff);
+		sbuf_adds(sb, "<<16|");
+		put_table(sb, table(cat, "perf_hw_cache_op_id"), (config >> 8) & 0xff);
+		sbuf_adds(sb, "<<8|");
+		put_table(sb, table(cat, "perf_hw_cache_id"), config & 0xff);
+	} else if (type == named(cat, "PERF_TYPE_SOFTWARE")) {
+		put_table(sb, table(cat, "perf_sw_ids"), config);
+	} else if (type == named(cat, "PERF_TYPE_TRACEPOINT")) {
+		sbuf_addf(sb, "%llu", (unsigned long long)config);
+	} else {
+		sbuf_addf(sb, config ? "%#llx" : "0", (unsigned long long)config);
+	}
+}
+
+/* A breakpoint's type: its name, or a combination strace calls invalid (any of R/W with X),
+ * or a value past those (strace 6.1 src/perf.c). */
+static void print_perf_bp_type(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			       const struct strace_item *it, const unsigned char *data)
+{
+	(void)st;
+	const struct flagset *t = table(cat, "hw_breakpoint_type");
+	uint64_t v = item_value(it, data);
+	for (size_t i = 0; t && i < t->nflags; i++)
+		if (t->flags[i].value == v) {
+			sbuf_adds(sb, t->flags[i].name);
+			return;
+		}
+	sbuf_addf(sb, "%#llx /* %s */", (unsigned long long)v,
+		  v <= (named(cat, "HW_BREAKPOINT_X") | named(cat, "HW_BREAKPOINT_RW")) ? "HW_BREAKPOINT_INVALID" : "HW_BREAKPOINT_???");
+}
+
+/* What a table cannot say, by the name a view item gives ("printer"). */
+static const struct {
+	const char *name;
+	void (*print)(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+		      const struct strace_item *it, const unsigned char *data);
+} strace_printers[] = {
+	{ "perf_config", print_perf_config },
+	{ "perf_bp_type", print_perf_bp_type },
+};
+
+unsigned decode_printer_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(strace_printers); i++)
+		if (!strcmp(strace_printers[i].name, name))
+			return (unsigned)i + 1;
+	return 0;
+}
+
+unsigned decode_printer_count(void)
+{
+	return (unsigned)ARRAY_SIZE(strace_printers);
+}
+
+/* A size by the struct's version names, else in hex with strace's comment (0x90 /\* PERF_ATTR_SIZE_??? *\/). */
+static void put_version_name(struct sbuf *sb, const struct cstruct *st, const struct strace_item *it, uint64_t v)
+{
+	for (size_t i = 0; i < st->nversions; i++)
+		if (st->versions[i].size == v && st->versions[i].name) {
+			sbuf_adds(sb, st->versions[i].name);
+			return;
+		}
+	sbuf_addf(sb, v ? "%#llx /* %s */" : "%llu /* %s */", (unsigned long long)v, it->unknown);
+}
+
+static void put_item_value(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			   const struct strace_item *it, const unsigned char *data)
+{
+	uint64_t v = item_value(it, data);
+	if (it->printer)
+		strace_printers[it->printer - 1].print(sb, cat, st, it, data);
+	else if (it->version_name)
+		put_version_name(sb, st, it, v);
+	else if (it->table)
+		put_table(sb, it->table, v);
+	else if (it->format == FF_HEX)
+		sbuf_addf(sb, v ? "%#llx" : "0", (unsigned long long)v);
+	else if (it->mask || !ftype_signed(it->field->type))
+		sbuf_addf(sb, "%llu", (unsigned long long)v);
+	else
+		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+	if (it->comment)
+		sbuf_addf(sb, " /* %s */", it->comment);
+	else if (v < it->ncomments)
+		sbuf_addf(sb, " /* %s */", it->comments[v]);
+}
+
+/* Whether item it is shown: within the bytes strace read, in this mode, its condition
+ * holding, and nonzero where only a nonzero value is. */
+static bool item_shown(const struct catalog *cat, const struct cstruct *st, const struct strace_item *it,
+		       const unsigned char *data, uint64_t shown, unsigned style)
+{
+	bool verbose = style & DECODE_VERBOSE;
+	if (it->field->offset >= shown || !cond_holds(cat, st, &it->cond, data, shown))
+		return false;
+	bool zero = !item_value(it, data);
+	return !(zero && (it->nonzero || it->as_comment || (it->abbrev_nonzero && !verbose)));
+}
+
+/* The struct as strace's own decoder shows it (fetch_perf_event_attr, print_perf_event_attr):
+ * size bytes of data, or the first version's for 0 (a size below that is shown as the
+ * address, view_too_small); the
+ * fields past the size read as zero; "..." for the items left to -v and a size past the
+ * struct; after, what the kernel left, for a value it rewrote ("size=0x90 => 0x88"). */
+static bool view_too_small(const struct cstruct *st, const unsigned char *data, uint64_t size)
+{
+	return !data || (size && size < (st->nversions ? st->versions[0].size : st->size));
+}
+
+static void decode_view(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
+			const unsigned char *data, const unsigned char *after, size_t len, uint64_t size,
+			unsigned style)
+{
+	unsigned min = st->nversions ? st->versions[0].size : st->size;
+	uint64_t shown = size ? (size < st->size ? size : st->size) : min;
+	unsigned char *copy = xcalloc(1, st->size), *acopy = after ? xcalloc(1, st->size) : NULL;
+	memcpy(copy, data, shown < len ? shown : len);
+	if (acopy)
+		memcpy(acopy, after, shown < len ? shown : len);
+	bool first = true, abbreviated = false;
+	sbuf_addch(sb, '{');
+	for (size_t i = 0; i < st->nview; i++) {
+		const struct strace_item *it = &st->view[i];
+		if (it->verbose_only && !(style & DECODE_VERBOSE)) {
+			abbreviated = true;
+			continue;
+		}
+		if (!item_shown(cat, st, it, copy, shown, style))
+			continue;
+		if (it->as_comment) {
+			sbuf_addf(sb, " /* bytes %u..%u: %#llx */", it->field->offset, it->field->offset + it->field->size - 1,
+				  (unsigned long long)item_value(it, copy));
+			continue;
+		}
+		sbuf_addf(sb, "%s%s=", first ? "" : ", ", it->name);
+		put_item_value(sb, cat, st, it, copy);
+		if (it->changed && acopy && item_value(it, copy) != item_value(it, acopy)) {
+			sbuf_adds(sb, " => ");
+			put_item_value(sb, cat, st, it, acopy);
+		}
+		first = false;
+	}
+	if (abbreviated || size > st->size)
+		sbuf_addf(sb, "%s...", first ? "" : ", ");
+	sbuf_addch(sb, '}');
+	free(copy);
+	free(acopy);
+}
+
 void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		      const unsigned char *data, size_t len, uint64_t size, uint64_t addr, unsigned style)
 {
+	if (st->nview && view_too_small(st, data, size)) {
+		put_ptr(sb, addr);
+		return;
+	}
+	if (st->nview) {
+		decode_view(sb, cat, st, data, NULL, len, size, style);
+		return;
+	}
 	unsigned min = st->nversions ? st->versions[0].size : st->size;
 	if (size < min || !data) {
 		/* too small to decode: strace shows the address; with the size inside, just that */
@@ -576,6 +783,14 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 			}
 			if (dir == FD_OUT) {
 				put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
+				continue;
+			}
+			if (st->nview && view_too_small(st, o->before, size)) {
+				put_arg_ptr(sb, o, i, v);
+				continue;
+			}
+			if (st->nview) { /* strace's own decoder: what the kernel rewrote is inside */
+				decode_view(sb, cat, st, o->before, o->after, o->len, size, style);
 				continue;
 			}
 			decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style | DECODE_ENTRY);

@@ -22,6 +22,10 @@ void decode_struct(struct sbuf *sb, const struct catalog *cat, const struct cstr
 /* The same in a style: DECODE_VERBOSE or 0 (strace's default abbreviations). */
 void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct cstruct *st,
 		      const unsigned char *data, size_t len, uint64_t size, uint64_t addr, unsigned style);
+/* The named printers of strace's views (perf's config by type): 1 + the index of name, or 0;
+ * and how many there are. */
+unsigned decode_printer_find(const char *name);
+unsigned decode_printer_count(void);
 /* The size of st that a line shows for size: the first version's where sc reads size 0 as
  * that (sched_attr), else size. */
 uint64_t decode_shown_size(const struct syscall *sc, const struct cstruct *st, uint64_t size);

@@ -34,7 +34,7 @@ ESC=$(printf '\033')
 cat >tool.py <<'PY'
 import struct, sys
 M, P = (1 << 64) - 1, 0x100000001b3
-HDR = 120  # magic, key, checksum, used, old_base, then struct catalog
+HDR = 136  # magic, key, checksum, used, old_base, then struct catalog (with its strace tables)
 NSYS, NST, NFS, SYSPTR, USED = 80, 96, 112, 72, 24
 def csum(h, b):
     n = len(b) // 8 * 8
