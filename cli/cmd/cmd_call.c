@@ -280,17 +280,22 @@ static void call_keep(struct session *s, const struct syscall *sc, struct struct
 int cmd_call(struct session *s, int argc, char **argv)
 {
 	bool unsafe = s->unsafe, verbose = false;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--unsafe"))
+	enum { O_UNSAFE = 256 };
+	static const struct cmd_opt opts[] = { { "unsafe", O_UNSAFE, NULL }, { "verbose", 'v', NULL }, { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	it.front_only = true; /* the call's own arguments follow its name */
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END && k != CMD_OPT_OPERAND) {
+		if (k < 0)
+			return k;
+		if (k == O_UNSAFE)
 			unsafe = true;
-		else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
-			verbose = true;
 		else
-			return usage_err("call: unknown option '%s'", argv[i]);
+			verbose = true;
 	}
-	if (i >= argc)
+	if (k == CMD_OPT_END)
 		return cmd_usage(s);
+	int i = it.i - 1; /* the syscall's name */
 	if (unsafe && !s->unsafe && s->checking) /* a student's solution, run by whoever checks it */
 		return err("call --unsafe: a solution being checked (lesson --check) may not lift the sandbox's checks");
 	const struct syscall *sc = session_find_syscall(s, argv[i]);

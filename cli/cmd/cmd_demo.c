@@ -186,19 +186,22 @@ int cmd_demo(struct session *s, int argc, char **argv)
 {
 	struct demo_opts opts = { 0, s->timeout_ms, false };
 	const char *name = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--sim") && i + 1 < argc) {
-			uint32_t v;
-			if (session_kernel_arg(s, "demo --sim", argv[++i], &v) < 0)
-				return -1;
+	enum { O_SIM = 256, O_VERBOSE };
+	static const struct cmd_opt options[] = { { "sim", O_SIM, "VERSION" }, { "verbose", O_VERBOSE, NULL }, { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, options)) != CMD_OPT_END) {
+		uint32_t v;
+		if (k == O_SIM && session_kernel_arg(s, "demo --sim", it.value, &v) < 0)
+			return -1;
+		if (k == O_SIM)
 			opts.sim_kv = kver_release(v);
-		} else if (!strcmp(argv[i], "--verbose")) {
+		else if (k == O_VERBOSE)
 			opts.verbose = true;
-		} else if (argv[i][0] != '-' && !name) {
-			name = argv[i];
-		} else {
-			return cmd_usage(s);
-		}
+		else if (k == CMD_OPT_OPERAND && !name)
+			name = it.value;
+		else
+			return k < 0 ? k : cmd_usage(s);
 	}
 	if (!name)
 		return list_demos(&s->out);

@@ -54,17 +54,17 @@ int cmd_diff(struct session *s, int argc, char **argv)
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	const char *src[2] = { NULL, NULL };
-	int n = 0;
-	for (int i = 1; i < argc; i++) {
-		int r = fetch_parse_opt(&fo, argc, argv, &i);
-		if (r < 0)
-			return r;
-		if (r)
-			continue;
-		if ((argv[i][0] == '-' && argv[i][1]) || n == 2)
+	int n = 0, k;
+	static const struct cmd_opt opts[] = { { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	it.fetch = &fo;
+	while ((k = cmd_opt_next(&it, opts)) == CMD_OPT_OPERAND) {
+		if (n == 2)
 			return cmd_usage(s);
-		src[n++] = argv[i];
+		src[n++] = it.value;
 	}
+	if (k < 0)
+		return k;
 	if (n != 2)
 		return cmd_usage(s);
 	if (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0) /* the cache is files written */

@@ -361,17 +361,24 @@ int cmd_docs(struct session *s, int argc, char **argv)
 {
 	const char *out = NULL, *man = NULL, *comp = NULL;
 	bool force = s->force;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--force"))
+	enum { O_FORCE = 256, O_MAN, O_COMPLETION };
+	static const struct cmd_opt opts[] = {
+		{ "force", O_FORCE, NULL }, { NULL, 'o', "DIR" }, { "man", O_MAN, "FILE" }, { "completion", O_COMPLETION, "FILE" },
+		{ 0 },
+	};
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == O_FORCE)
 			force = true;
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--man") && i + 1 < argc)
-			man = argv[++i];
-		else if (!strcmp(argv[i], "--completion") && i + 1 < argc)
-			comp = argv[++i];
+		else if (k == 'o')
+			out = it.value;
+		else if (k == O_MAN)
+			man = it.value;
+		else if (k == O_COMPLETION)
+			comp = it.value;
 		else
-			return cmd_usage(s);
+			return k < 0 ? k : cmd_usage(s);
 	}
 	struct docbundle b;
 	if (docbundle_init(&b, s, NULL, NULL))

@@ -122,15 +122,18 @@ static int write_pdf(struct session *s, const struct sbuf *html, const char *out
 
 int cmd_handout(struct session *s, int argc, char **argv)
 {
+	static const struct cmd_opt opts[] = { { NULL, 'o', "FILE" }, { "force", 256, NULL }, { 0 } };
 	const char *out = NULL;
 	bool force = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc && !out)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == 'o' && !out)
+			out = it.value;
+		else if (k == 256)
 			force = true;
 		else
-			return command_usage(command_find("handout"));
+			return k < 0 ? k : cmd_usage(s);
 	}
 	size_t len = out ? strlen(out) : 0;
 	bool pdf = len > 4 && !strcmp(out + len - 4, ".pdf");

@@ -31,27 +31,30 @@ int cmd_import(struct session *s, int argc, char **argv)
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	const char *src = NULL, *outfile = NULL, *since = NULL, *incdir = NULL;
 	bool force = s->force;
-	for (int i = 1; i < argc; i++) {
-		int r = fetch_parse_opt(&fo, argc, argv, &i);
-		if (r < 0)
-			return r;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			outfile = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
+	enum { O_FORCE = 256, O_SINCE, O_INCLUDE };
+	static const struct cmd_opt opts[] = {
+		{ NULL, 'o', "FILE" }, { "force", O_FORCE, NULL }, { "since", O_SINCE, "V" }, { "include", O_INCLUDE, "DIR" },
+		{ 0 },
+	};
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	it.fetch = &fo;
+	while ((k = cmd_opt_next(&it, opts)) > 0) {
+		if (k == 'o')
+			outfile = it.value;
+		else if (k == O_FORCE)
 			force = true;
-		else if (!strcmp(argv[i], "--since") && i + 1 < argc)
-			since = argv[++i];
-		else if (!strcmp(argv[i], "--include") && i + 1 < argc)
-			incdir = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cmd_usage(s);
-		else if (!src)
-			src = argv[i];
-		else
+		else if (k == O_SINCE)
+			since = it.value;
+		else if (k == O_INCLUDE)
+			incdir = it.value;
+		else if (k == CMD_OPT_OPERAND && !src)
+			src = it.value;
+		else if (k == CMD_OPT_OPERAND)
 			return cmd_usage(s);
 	}
+	if (k < 0)
+		return k;
 	if (!src)
 		return cmd_usage(s);
 	if ((outfile && session_may_write(s, outfile) < 0) || (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0))

@@ -593,17 +593,21 @@ int cmd_lesson(struct session *s, int argc, char **argv)
 	struct out *o = &s->out;
 	const char *check = NULL, *num = NULL, *stepw = NULL;
 	bool solution = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--check") && i + 1 < argc)
-			check = argv[++i];
-		else if (!strcmp(argv[i], "--solution"))
+	enum { O_CHECK = 256, O_SOLUTION };
+	static const struct cmd_opt opts[] = { { "check", O_CHECK, "FILE.xsc" }, { "solution", O_SOLUTION, NULL }, { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == O_CHECK)
+			check = it.value;
+		else if (k == O_SOLUTION)
 			solution = true;
-		else if (!num)
-			num = argv[i];
-		else if (!stepw)
-			stepw = argv[i];
+		else if (k == CMD_OPT_OPERAND && !num)
+			num = it.value;
+		else if (k == CMD_OPT_OPERAND && !stepw)
+			stepw = it.value;
 		else
-			return cmd_usage(s);
+			return k < 0 ? k : cmd_usage(s);
 	}
 	if (s->checking) /* the solution being checked owns the lesson: it may not replace or end it */
 		return check ? err("lesson --check cannot run inside a solution being checked ('%s')", check)

@@ -49,19 +49,15 @@ int cmd_lint(struct session *s, int argc, char **argv)
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	const char **srcs = xcalloc((size_t)argc, sizeof(*srcs));
 	int nsrc = 0;
-	for (int i = 1; i < argc; i++) {
-		int r = fetch_parse_opt(&fo, argc, argv, &i);
-		if (r < 0) {
-			free(srcs);
-			return r;
-		}
-		if (r)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1]) {
-			free(srcs);
-			return cmd_usage(s);
-		}
-		srcs[nsrc++] = argv[i];
+	static const struct cmd_opt opts[] = { { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	it.fetch = &fo;
+	while ((k = cmd_opt_next(&it, opts)) == CMD_OPT_OPERAND)
+		srcs[nsrc++] = it.value;
+	if (k < 0) {
+		free(srcs);
+		return k;
 	}
 	if (!nsrc) {
 		free(srcs);

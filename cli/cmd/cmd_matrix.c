@@ -13,30 +13,37 @@ struct matrix_args {
 	const char *versions[8];
 };
 
-static int parse_args(int argc, char **argv, struct matrix_args *a)
+static int parse_args(struct session *s, int argc, char **argv, struct matrix_args *a)
 {
+	enum { O_FORMAT = 256, O_MEASURED, O_HOST, O_KERNEL, O_REPORTS };
+	static const struct cmd_opt opts[] = {
+		{ "format", O_FORMAT, "FORMAT" }, { "measured", O_MEASURED, NULL }, { "host", O_HOST, NULL },
+		{ "kernel", O_KERNEL, "V" }, { "reports", O_REPORTS, "DIR" }, { 0 },
+	};
 	memset(a, 0, sizeof(*a));
 	a->format = "text";
 	a->ch.versions = a->versions;
 	a->ch.parallel = 2;
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--format=", 9))
-			a->format = argv[i] + 9;
-		else if (!strcmp(argv[i], "--measured"))
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == O_FORMAT)
+			a->format = it.value;
+		else if (k == O_MEASURED)
 			a->ch.all_vms = true;
-		else if (!strcmp(argv[i], "--host"))
+		else if (k == O_HOST)
 			a->ch.host = true;
-		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc && a->ch.nversions < ARRAY_SIZE(a->versions))
-			a->versions[a->ch.nversions++] = argv[++i];
-		else if (!strcmp(argv[i], "--reports") && i + 1 < argc && a->nreports < ARRAY_SIZE(a->reports))
-			a->reports[a->nreports++] = argv[++i];
-		else if (!a->name && argv[i][0] != '-')
-			a->name = argv[i];
+		else if (k == O_KERNEL && a->ch.nversions < ARRAY_SIZE(a->versions))
+			a->versions[a->ch.nversions++] = it.value;
+		else if (k == O_REPORTS && a->nreports < ARRAY_SIZE(a->reports))
+			a->reports[a->nreports++] = it.value;
+		else if (k == CMD_OPT_OPERAND && !a->name)
+			a->name = it.value;
 		else
-			return command_usage(command_find("matrix"));
+			return k < 0 ? k : cmd_usage(s);
 	}
 	if (!a->name)
-		return command_usage(command_find("matrix"));
+		return cmd_usage(s);
 	if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "svg"))
 		return usage_err("matrix: --format takes text, md or svg, not '%s'", a->format);
 	bool measure = a->ch.all_vms || a->ch.host || a->ch.nversions;
@@ -48,7 +55,7 @@ static int parse_args(int argc, char **argv, struct matrix_args *a)
 int cmd_matrix(struct session *s, int argc, char **argv)
 {
 	struct matrix_args a;
-	int pr = parse_args(argc, argv, &a);
+	int pr = parse_args(s, argc, argv, &a);
 	if (pr)
 		return pr;
 	const struct syscall *sc = session_find_syscall(s, a.name);

@@ -21,31 +21,38 @@ struct measure_args {
 	const char *versions[8];
 };
 
-static int parse_args(int argc, char **argv, struct measure_args *a)
+static int parse_args(struct session *s, int argc, char **argv, struct measure_args *a)
 {
+	enum { O_VM = 256, O_HOST, O_FORCE, O_KERNEL, O_DIR, O_PARALLEL };
+	static const struct cmd_opt opts[] = {
+		{ "vm", O_VM, NULL }, { "host", O_HOST, NULL }, { "force", O_FORCE, NULL }, { "kernel", O_KERNEL, "V" },
+		{ NULL, 'o', "FILE" }, { "dir", O_DIR, "DIR" }, { "parallel", O_PARALLEL, "N" }, { 0 },
+	};
 	memset(a, 0, sizeof(*a));
 	a->ch.versions = a->versions;
 	a->ch.parallel = 2;
 	a->names = xcalloc((size_t)argc, sizeof(*a->names));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--vm"))
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == O_VM)
 			a->ch.all_vms = true;
-		else if (!strcmp(argv[i], "--host"))
+		else if (k == O_HOST)
 			a->ch.host = true;
-		else if (!strcmp(argv[i], "--force"))
+		else if (k == O_FORCE)
 			a->force = true;
-		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc && a->ch.nversions < ARRAY_SIZE(a->versions))
-			a->versions[a->ch.nversions++] = argv[++i];
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc && !a->out)
-			a->out = argv[++i];
-		else if (!strcmp(argv[i], "--dir") && i + 1 < argc && !a->dir)
-			a->dir = argv[++i];
-		else if (!strcmp(argv[i], "--parallel") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 8)
-			a->ch.parallel = (unsigned)atoi(argv[++i]);
-		else if (argv[i][0] != '-')
-			a->names[a->nnames++] = argv[i];
+		else if (k == O_KERNEL && a->ch.nversions < ARRAY_SIZE(a->versions))
+			a->versions[a->ch.nversions++] = it.value;
+		else if (k == 'o' && !a->out)
+			a->out = it.value;
+		else if (k == O_DIR && !a->dir)
+			a->dir = it.value;
+		else if (k == O_PARALLEL && atoi(it.value) >= 1 && atoi(it.value) <= 8)
+			a->ch.parallel = (unsigned)atoi(it.value);
+		else if (k == CMD_OPT_OPERAND)
+			a->names[a->nnames++] = it.value;
 		else
-			return command_usage(command_find("measure"));
+			return k < 0 ? k : cmd_usage(s);
 	}
 	if (a->out && a->dir)
 		return usage_err("measure: -o writes one report, --dir one per interface: not both");
@@ -129,7 +136,7 @@ int cmd_measure(struct session *s, int argc, char **argv)
 	struct measured_report rep;
 	struct timespec t0, t1;
 	struct sbuf how = SBUF_INIT;
-	int r = parse_args(argc, argv, &a);
+	int r = parse_args(s, argc, argv, &a);
 	if (!r && (a.out || a.dir)) /* refused before the kernels boot, not after */
 		r = session_may_write(s, a.out ? a.out : a.dir);
 	if (!r)

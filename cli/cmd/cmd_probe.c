@@ -250,21 +250,27 @@ struct probe_opts {
 	size_t n;
 };
 
-static int parse_opts(int argc, char **argv, struct probe_opts *po, bool formats)
+static int parse_opts(struct session *s, int argc, char **argv, struct probe_opts *po, bool formats)
 {
+	enum { O_NO_CACHE = 256, O_KERNEL, O_FORMAT };
+	static const struct cmd_opt opts[] = {
+		{ "format", O_FORMAT, "FORMAT" }, { "no-cache", O_NO_CACHE, NULL }, { "kernel", O_KERNEL, "VERSION" }, { 0 },
+	};
 	memset(po, 0, sizeof(*po));
 	po->names = xcalloc((size_t)argc, sizeof(*po->names));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--no-cache"))
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, formats ? opts : opts + 1 /* not --format */)) != CMD_OPT_END) {
+		if (k == O_NO_CACHE)
 			po->no_cache = true;
-		else if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
-			po->kernel = argv[++i];
-		else if (formats && !strncmp(argv[i], "--format=", 9))
-			po->format = argv[i] + 9;
-		else if (argv[i][0] == '-')
-			return usage_err("unknown option '%s'", argv[i]);
+		else if (k == O_KERNEL)
+			po->kernel = it.value;
+		else if (k == O_FORMAT)
+			po->format = it.value;
+		else if (k == CMD_OPT_OPERAND)
+			po->names[po->n++] = it.value;
 		else
-			po->names[po->n++] = argv[i];
+			return k;
 	}
 	if (po->format && strcmp(po->format, "c") && strcmp(po->format, "bitmap") && strcmp(po->format, "text"))
 		return usage_err("--format takes text, c or bitmap, not '%s'", po->format);
@@ -298,7 +304,7 @@ int cmd_probe(struct session *s, int argc, char **argv)
 {
 	struct probe_opts po;
 	struct probe_run run;
-	int r = parse_opts(argc, argv, &po, true);
+	int r = parse_opts(s, argc, argv, &po, true);
 	if (r)
 		goto out;
 	if ((r = get_answers(s, &po, &run)) < 0)
@@ -334,7 +340,7 @@ int cmd_features(struct session *s, int argc, char **argv)
 {
 	struct probe_opts po;
 	struct probe_run run;
-	int r = parse_opts(argc, argv, &po, false);
+	int r = parse_opts(s, argc, argv, &po, false);
 	if (r)
 		goto out;
 	if ((r = get_answers(s, &po, &run)) < 0)

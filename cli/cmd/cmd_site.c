@@ -34,17 +34,24 @@ int cmd_site(struct session *s, int argc, char **argv)
 	const char *out = "build/site", *measured = NULL;
 	const char *templates = NULL;
 	bool probe = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--templates") && i + 1 < argc)
-			templates = argv[++i];
-		else if (!strcmp(argv[i], "--probe"))
+	enum { O_TEMPLATES = 256, O_PROBE, O_MEASURED };
+	static const struct cmd_opt opts[] = {
+		{ NULL, 'o', "DIR" }, { "templates", O_TEMPLATES, "DIR" }, { "probe", O_PROBE, NULL },
+		{ "measured", O_MEASURED, "DIR" }, { 0 },
+	};
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
+	int k;
+	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == 'o')
+			out = it.value;
+		else if (k == O_TEMPLATES)
+			templates = it.value;
+		else if (k == O_PROBE)
 			probe = true;
-		else if (!strcmp(argv[i], "--measured") && i + 1 < argc)
-			measured = argv[++i];
+		else if (k == O_MEASURED)
+			measured = it.value;
 		else
-			return cmd_usage(s);
+			return k < 0 ? k : cmd_usage(s);
 	}
 	if (!*out)
 		return err("site: the output directory name is empty");

@@ -69,6 +69,32 @@ struct verb {
  * the verbs ("expect: unknown assertion 'frob' (ok, errno, ...)", noun "assertion"). */
 int cmd_select(struct session *s, const struct verb *verbs, const char *noun, int argc, char **argv);
 
+/* A command's option for cmd_opt_next: "--name" (NULL: none), and "-k" when key is a
+ * letter; arg names its value ("--name V", "--name=V", "-k V"), NULL for a flag. A table
+ * ends with a 0 key. */
+struct cmd_opt {
+	const char *name;
+	int key;
+	const char *arg;
+};
+struct fetch_opts;
+struct cmd_opt_iter {
+	struct session *s;
+	int argc, i;
+	char **argv;
+	bool front_only; /* options only before the first operand ('call --unsafe SYSCALL ARG...') */
+	bool ended;      /* "--" seen (or the first operand, front_only): the rest are operands */
+	const char *value; /* the option's value, or the operand */
+	struct fetch_opts *fetch; /* non-NULL: the fetch options (headers/fetch.h) are taken into it */
+};
+#define CMD_OPT_ITER(s, argc, argv) { (s), (argc), 1, (argv), false, false, NULL, NULL }
+enum { CMD_OPT_END = 0, CMD_OPT_OPERAND = 1 }; /* the keys are letters, or 256 and above */
+/* The next word of the running command: an option's key (its value in it->value),
+ * CMD_OPT_OPERAND (the word in it->value: after "--", "-" alone, a quoted word),
+ * CMD_OPT_END, or CMD_USAGE after a usage error naming the word (an unknown option, a
+ * missing value, a value given to a flag). */
+int cmd_opt_next(struct cmd_opt_iter *it, const struct cmd_opt *opts);
+
 /* Shared by the buffer commands (cmd_set.c). */
 struct value;
 const struct field *find_field_or_err(struct session *s, const char *name);
