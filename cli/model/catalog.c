@@ -653,9 +653,10 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 		MV_STRS(r, f->aliases, f->naliases);
 		ENUM_OK(r, f->type, FT_CHAR), ENUM_OK(r, f->format, FF_LAST), ENUM_OK(r, f->direction, FD_LAST);
 		check_bool(r, &f->reserved), check_bool(r, &f->string), check_bool(r, &f->verbose_only), check_bool(r, &f->strace_extra);
-		MV_REF(r, f->high, st->fields, st->nfields), check_bool(r, &f->is_high);
+		MV_REF(r, f->high, st->fields, st->nfields), check_bool(r, &f->is_high), check_bool(r, &f->format_stated);
 	}
 	MV_ARR(r, st->strace_entry, st->nstrace_entry), MV_ARR(r, st->strace_exit, st->nstrace_exit);
+	check_bool(r, &st->strace_entry_if_set), MV_REF(r, st->strace_count, st->fields, st->nfields);
 	for (size_t k = 0; st->strace_entry && k < st->nstrace_entry; k++)
 		r->bad |= st->strace_entry[k] >= st->nfields;
 	for (size_t k = 0; st->strace_exit && k < st->nstrace_exit; k++)

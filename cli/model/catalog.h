@@ -101,6 +101,7 @@ struct field {
 	 * on its own (is_high) */
 	const struct field *high;
 	bool is_high;
+	bool format_stated;    /* "format" is given: an enum's unknown value then in that base */
 };
 
 struct sversion {
@@ -162,6 +163,12 @@ struct cstruct {
 	 * the first version is shown as the address */
 	struct strace_item *view;
 	size_t nview;
+	/* "entry_if_set": strace prints the struct (and the call's entries after it) on entry
+	 * only when a byte of it is set, and again after " => " when the call succeeded; an
+	 * all-zero one only on exit (io_uring_probe). strace_count: "count", the field that says
+	 * how many entries the kernel filled (ops_len); NULL: the count argument's */
+	bool strace_entry_if_set;
+	const struct field *strace_count;
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };

@@ -664,7 +664,7 @@ static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
 static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", "view",
-						  NULL };
+						  "entry_if_set", "count", NULL };
 static const char *const view_keys[] = { "name", "field", "bits", "if", "table", "format", "printer", "version",
 					 "unknown", "comment", "comments", "newer", "as", "nonzero", "abbrev",
 					 "verbose_only", "changed", NULL };
@@ -760,6 +760,7 @@ static void load_field_keys(struct loader *L, json_t *fo, struct cstruct *st, st
 	f->verbose_only = get_bool(L, fo, "verbose_only");
 	f->strace_extra = get_bool(L, fo, "strace_extra");
 	f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+	f->format_stated = json_object_get(fo, "format") != NULL;
 	if (f->format == FF_BIT_NUMBERS && (!f->flagset || f->flagset->kind != FS_ENUM))
 		lerr(L, "field '%s' has format \"bit_numbers\": it needs an enum \"flagset\" naming the bit numbers", f->name);
 	load_field_direction(L, fo, st, f);
@@ -1141,6 +1142,16 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 		push_key(L, "strace");
 		st->strace_entry = load_strace_fields(L, so, "entry", st, &st->nstrace_entry);
 		st->strace_exit = load_strace_fields(L, so, "exit", st, &st->nstrace_exit);
+		st->strace_entry_if_set = get_bool(L, so, "entry_if_set");
+		const char *cn = get_str(L, so, "count", false, "strace's view of a struct");
+		for (size_t k = 0; cn && k < st->nfields; k++)
+			if (!strcmp(st->fields[k].name, cn) && !st->fields[k].count)
+				st->strace_count = &st->fields[k];
+		if (cn && !st->strace_count) {
+			push_key(L, "count");
+			lerr(L, "'%s' is no scalar field of '%s'", cn, st->name);
+			pop(L);
+		}
 		pop(L);
 	}
 	if (L->failed || !struct_align(L, st, has_align, align, natural))

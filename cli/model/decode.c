@@ -110,8 +110,8 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 		put_bit_numbers(sb, f->flagset, v);
 		return;
 	}
-	if (f->flagset) {
-		xlat_strace(sb, f->flagset, v);
+	if (f->flagset) { /* a stated dec: strace's PRINT_FIELD_XVAL_U */
+		xlat_strace_as(sb, f->flagset, v, f->format_stated && f->format == FF_DEC);
 		return;
 	}
 	switch (f->format) {
@@ -726,6 +726,59 @@ static void put_out_struct(struct sbuf *sb, const struct catalog *cat, const str
 	decode_struct_as(sb, cat, st, o->after, o->len, decode_out_size(st, o->after, o->len, size), o->args[i], style);
 }
 
+/* The struct in data and the call's n entries after it, strace's way: {..., ops=[{...}, ...]};
+ * by default at most strace's -s 32 of them, then "..." (print_local_array_ex). */
+static void put_with_entries(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+			     const struct cstruct *st, const unsigned char *data, uint64_t n, uint64_t addr,
+			     unsigned style)
+{
+	const struct call_entries *e = &sc->entries;
+	decode_struct_as(sb, cat, st, data, st->size, st->size, addr, style);
+	if (!e->st)
+		return;
+	sb->len--; /* the struct's closing brace: the entries go inside */
+	sbuf_addf(sb, "%s%s=[", sb->buf[sb->len - 1] == '{' ? "" : ", ", e->name);
+	for (uint64_t k = 0; k < n; k++) {
+		if (k == STRACE_STRSIZE && !(style & DECODE_VERBOSE)) {
+			sbuf_adds(sb, ", ...");
+			break;
+		}
+		if (k)
+			sbuf_adds(sb, ", ");
+		decode_struct_as(sb, cat, e->st, data + st->size + k * e->st->size, e->st->size, e->st->size, 0, style);
+	}
+	sbuf_adds(sb, "]}");
+}
+
+/* A struct strace prints on entry only when a byte of it or its entries is set, and on exit
+ * from what the kernel wrote (io_uring_probe: strace's print_io_uring_probe); more entries
+ * than the kernel takes, or a failed call with nothing printed, show the address. */
+static void put_entry_if_set(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+			     const struct cstruct *st, const struct outcome *o, size_t i, unsigned style)
+{
+	const struct call_entries *e = &sc->entries;
+	uint64_t n = 0, esize = e->st ? e->st->size : 0;
+	if (e->st)
+		n = sc->args[e->count_arg].width == 4 ? (uint32_t)o->args[e->count_arg] : o->args[e->count_arg];
+	if ((e->st && n > e->max) || !o->before || o->len < st->size + n * esize) {
+		put_arg_ptr(sb, o, i, o->args[i]);
+		return;
+	}
+	bool set = !mem_all_zero(o->before, (size_t)(st->size + n * esize));
+	bool wrote = o->stage == OS_CALLED && o->ret >= 0 && o->after;
+	if (set)
+		put_with_entries(sb, cat, sc, st, o->before, n, o->args[i], style);
+	if (!wrote) {
+		if (!set)
+			put_arg_ptr(sb, o, i, o->args[i]);
+		return;
+	}
+	uint64_t filled = st->strace_count ? le_load(o->after + st->strace_count->offset, st->strace_count->size) : n;
+	if (set)
+		sbuf_adds(sb, " => ");
+	put_with_entries(sb, cat, sc, st, o->after, filled < n ? filled : n, o->args[i], style);
+}
+
 /* An argument the kernel writes (capget's dataptr), as strace shows it on exit: what the
  * kernel left there; its address when the call failed, or when a simulated answer does not
  * know what the kernel would write. */
@@ -777,6 +830,10 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 			const struct cstruct *st = a->st ? a->st : sc->st;
 			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
 			enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+			if (st->strace_entry_if_set) {
+				put_entry_if_set(sb, cat, sc, st, o, i, style);
+				continue;
+			}
 			if (st->nstrace_entry || st->nstrace_exit) {
 				put_entry_exit(sb, cat, st, o, i);
 				continue;

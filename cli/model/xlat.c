@@ -179,6 +179,11 @@ static void put_greedy(struct sbuf *sb, size_t start, const struct flagset *fs, 
 
 void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 {
+	xlat_strace_as(sb, fs, v, false);
+}
+
+void xlat_strace_as(struct sbuf *sb, const struct flagset *fs, uint64_t v, bool dec)
+{
 	if (!fs) {
 		sbuf_addf(sb, v ? "%#llx" : "0", (unsigned long long)v);
 		return;
@@ -190,7 +195,7 @@ void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v)
 				sbuf_adds(sb, fs->flags[i].name);
 				return;
 			}
-		sbuf_addf(sb, v ? "%#llx" : "0", (unsigned long long)v);
+		sbuf_addf(sb, v && !dec ? "%#llx" : "%llu", (unsigned long long)v);
 		put_unknown(sb, fs);
 		return;
 	}

@@ -26,6 +26,8 @@ uint64_t xlat_flags_valued(struct sbuf *sb, const struct flagset *fs, uint64_t v
  * table's zero name or "0". An enum: its name, else hex and the comment. Without strace
  * tables, the same rules over the set in xsc's order. */
 void xlat_strace(struct sbuf *sb, const struct flagset *fs, uint64_t v);
+/* The same, an enum's unknown value in decimal when dec (strace's printxval_u: 128 /\* X_??? *\/). */
+void xlat_strace_as(struct sbuf *sb, const struct flagset *fs, uint64_t v, bool dec);
 /* Writes v in hex ("0x1f") or decimal for small values. */
 void xlat_number(struct sbuf *sb, uint64_t v);
 #endif
