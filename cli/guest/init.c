@@ -102,6 +102,10 @@ static volatile unsigned char *find_shm(void)
 		if (fd >= 0) {
 			p = mmap(NULL, VW_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 			close(fd);
+			/* a device's pages are copied into every fork's page tables (they cannot be
+			 * faulted in later), and each call's sandboxed child needs none of them */
+			if (p != MAP_FAILED)
+				madvise(p, VW_SHM_SIZE, MADV_DONTFORK);
 		}
 	}
 	if (d)
