@@ -11,8 +11,8 @@ as an address where xsc decoded it, or "syscall_0x...") is counted apart.
 
 A round trip follows the default mode: strace's struct lines (of the interfaces whose line is
 their own call) are given back to `xsc explain FILE`, whose rebuilt bytes must equal those
-xsc passed in every input field strace printed; the count is printed (perf_event_attr in
-strace's style, io_uring_setup's exit half and tails cut by -s are not read back).
+xsc passed in every input field strace printed; the count is printed (io_uring_setup's exit
+half and tails cut by -s are not read back; perf_event_attr is, item by item of its view).
 
 The last lines are
   stracetest: MODE: N lines strace decodes fully, I identical (P%)

@@ -90,6 +90,31 @@ static char *matching_paren(char *p)
 	return NULL;
 }
 
+/* The '}' that closes the '{' at p, skipping quotes and comments, or NULL. */
+static char *matching_brace(char *p)
+{
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return NULL;
+		} else if (*p == '/' && p[1] == '*') {
+			char *e = strstr(p + 2, "*/");
+			if (!e)
+				return NULL;
+			p = e + 1;
+		} else if (*p == '{') {
+			depth++;
+		} else if (*p == '}' && --depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /* Drops C comments from a value: "0 /\* MS_??? *\/" → "0". */
 static void strip_comments(char *s)
 {
@@ -182,6 +207,45 @@ static int parse_nested(const struct catalog *cat, struct structbuf *b, const ch
 	return 0;
 }
 
+/* The item of the struct's strace view (perf_event_attr's) that name is, or NULL. */
+static const struct strace_item *view_item(const struct cstruct *st, const char *name)
+{
+	for (size_t i = 0; i < st->nview; i++)
+		if (!st->view[i].as_comment && !strcmp(st->view[i].name, name))
+			return &st->view[i];
+	return NULL;
+}
+
+/* An item of the struct's strace view into its field's bits: disabled=1, config=
+ * PERF_COUNT_HW_CACHE_RESULT_MISS<<16|..., size=PERF_ATTR_SIZE_VER4 or 0x90 (what the kernel
+ * rewrote, after " => ", is not what was passed). */
+static int parse_view_item(const struct catalog *cat, struct structbuf *b, const struct strace_item *it,
+			   const char *val)
+{
+	uint64_t x = 0;
+	bool found = false;
+	for (size_t i = 0; it->version_name && i < b->st->nversions && !found; i++)
+		if (b->st->versions[i].name && !strcmp(b->st->versions[i].name, val)) {
+			x = b->st->versions[i].size;
+			found = true;
+		}
+	struct value v;
+	if (!found) {
+		if (value_parse(cat, it->table ? it->table : it->field->flagset, val, &v) < 0)
+			return -1;
+		x = v.bits;
+		value_release(&v);
+	}
+	if (it->mask) {
+		unsigned shift = (unsigned)__builtin_ctzll(it->mask);
+		if (shift && x > it->mask >> shift)
+			return err("explain: %s=%s does not fit its %u bits", it->name, val, __builtin_popcountll(it->mask));
+		x = (structbuf_get(b, it->field) & ~it->mask) | ((x << shift) & it->mask);
+	}
+	struct value nv = { .kind = VK_INT, .bits = x, .width = it->field->elem_size * 8 };
+	return structbuf_set_field(b, it->field, &nv);
+}
+
 /* One "field=value" of the struct into b. */
 static int parse_item(const struct catalog *cat, struct structbuf *b, char *item)
 {
@@ -191,6 +255,13 @@ static int parse_item(const struct catalog *cat, struct structbuf *b, char *item
 	*eq = '\0';
 	char *val = eq + 1;
 	strip_comments(val);
+	char *rewritten = strstr(val, " => "); /* perf's size=0x90 => 0x88: the kernel's, on E2BIG */
+	if (rewritten && val[0] != '{')
+		*rewritten = '\0';
+	strip_comments(val);
+	const struct strace_item *it = view_item(b->st, item);
+	if (it)
+		return parse_view_item(cat, b, it, val);
 	size_t vlen = strlen(val);
 	if (val[0] == '{' && vlen > 1 && val[vlen - 1] == '}') /* strace -v: stx_atime={tv_sec=1, tv_nsec=2} */
 		return parse_nested(cat, b, item, val);
@@ -236,7 +307,9 @@ static int parse_struct(const struct catalog *cat, struct structbuf *b, char *te
 /* The struct argument a (its write-back part " => {…}" dropped) into a zeroed buffer. */
 static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, int i, char *a)
 {
-	char *wb = strstr(a, " => ");
+	/* the write-back after the struct: " => {size=56}" (perf's "size=0x90 => 0x88" is inside) */
+	char *end = a[0] == '{' ? matching_brace(a) : NULL;
+	char *wb = strstr(end ? end : a, " => ");
 	if (wb)
 		*wb = '\0';
 	l->buf_arg = i;

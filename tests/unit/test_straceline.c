@@ -146,6 +146,65 @@ static void test_statx(void)
 	strace_line_release(&l);
 }
 
+static void put_le(unsigned char *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* perf_event_attr in strace's own style (strace 6.1 src/perf.c): config by type, the bit
+ * fields one by one, the size rewritten on E2BIG inside the struct; read back, the bytes
+ * strace showed are those passed */
+static void test_perf(void)
+{
+	const struct syscall *sc = catalog_find_syscall(cat, "perf_event_open");
+	unsigned char attr[152] = { 0 }, after[152];
+	put_le(attr, 3, 4);                                      /* PERF_TYPE_HW_CACHE */
+	put_le(attr + 4, 152, 4);
+	put_le(attr + 8, 2ULL << 32 | 1 << 16 | 1 << 8 | 3, 8);  /* PMU 2, MISS, WRITE, DTLB */
+	put_le(attr + 16, 4000, 8);
+	put_le(attr + 40, 0x1 | 0x400 | 2 << 15 | 0x100000, 8);  /* disabled, freq, precise_ip 2, exclude_guest */
+	attr[110] = 1;                                           /* __reserved_2 */
+	memcpy(after, attr, sizeof(after));
+	put_le(after + 4, 136, 4);
+	struct outcome o;
+	outcome_init(&o);
+	o.stage = OS_CALLED;
+	o.args[0] = 0x7f0000001000ULL;
+	o.args[2] = (uint64_t)-1;
+	o.args[3] = (uint64_t)-1;
+	o.args[4] = 8;
+	o.size = 152;
+	o.before = attr;
+	o.after = after;
+	o.len = sizeof(attr);
+	o.ret = -1;
+	o.err = E2BIG;
+	struct sbuf sb = SBUF_INIT;
+	decode_call(&sb, cat, sc, &o, 0);
+	is_str(sb.buf, "perf_event_open({type=PERF_TYPE_HW_CACHE, size=0x98 /* PERF_ATTR_SIZE_??? */ => PERF_ATTR_SIZE_VER8, "
+		       "config=0x2<<32|PERF_COUNT_HW_CACHE_RESULT_MISS<<16|PERF_COUNT_HW_CACHE_OP_WRITE<<8|PERF_COUNT_HW_CACHE_DTLB, "
+		       "sample_freq=4000, sample_type=0, read_format=0, disabled=1, freq=1, precise_ip=2 /* requested to have 0 skid */, "
+		       "exclude_guest=1, ...}, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) = -1 E2BIG (Argument list too long)",
+	       "perf_event_attr as strace writes it, without -v");
+	struct strace_line l;
+	ok(strace_line_parse(cat, sb.buf, &l) == 0 && l.b && !memcmp(l.b->data, attr, 48) && l.size == 152,
+	   "read back: the 48 bytes strace shows without -v, and the size passed, not the one written back");
+	strace_line_release(&l);
+	sbuf_reset(&sb);
+	decode_call_as(&sb, cat, sc, &o, 0, DECODE_VERBOSE);
+	ok(strstr(sb.buf, ", wakeup_events=0, config1=0, config2=0, sample_regs_user=0, sample_regs_intr=0, aux_watermark=0, "
+			  "sample_max_stack=0 /* bytes 110..111: 0x1 */, aux_sample_size=0, sig_data=0, config3=0, config4=0, ...}") != NULL,
+	   "with -v: the rest by type, a nonzero reserved byte as strace's comment, the fields past its struct as later straces write them: %s",
+	   sb.buf);
+	ok(strace_line_parse(cat, sb.buf, &l) == 0 && l.b && !memcmp(l.b->data, attr, 110) && !memcmp(l.b->data + 112, attr + 112, 32),
+	   "read back with -v: every byte but the reserved ones strace shows only in a comment");
+	strace_line_release(&l);
+	o.before = o.after = NULL;
+	outcome_release(&o);
+	sbuf_release(&sb);
+}
+
 int main(void)
 {
 	cat = catalog_load("data");
@@ -155,6 +214,7 @@ int main(void)
 	}
 	test_fields();
 	test_statx();
+	test_perf();
 	static const char *const files[][2] = {
 		{ "xsc-openat2", "openat2" }, { "xsc-clone3", "clone3" }, { "xsc-sched_setattr", "sched_setattr" },
 		{ "xsc-sched_getattr", "sched_getattr" }, { "xsc-landlock_create_ruleset", "landlock_create_ruleset" },
