@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include "base/sbuf.h"
 #include "model/catalog.h"
+#include "docs/mdwrite.h"
 
 struct probe_run;
 struct census;
@@ -78,14 +79,13 @@ struct doc_page *doc_set_add(struct doc_set *set, const char *path, const char *
 const struct doc_page *doc_set_find(const struct doc_set *set, const char *topic);
 
 /* The site's home page (paths relative to the site root). */
+/* The commands page (reference/commands.md), from the command rows handed in. */
+void docgen_commands_page(const struct docgen_input *in, struct doc_set *set);
+#define DOCGEN_COMMANDS_TITLE "Commands"
 void docgen_home(const struct docgen_input *in, struct sbuf *md);
 /* The Markdown source of xsc.1 (NAME, SYNOPSIS, DESCRIPTION, OPTIONS, COMMANDS, ...). */
 void docgen_man(const struct docgen_input *in, struct sbuf *md);
 /* A bash completion script for xsc: commands, options and catalogue names. */
 void docgen_bash_completion(const struct docgen_input *in, struct sbuf *sh);
 
-/* Markdown escaping, shared with the site and tests. */
-void md_text(struct sbuf *sb, const char *s);          /* inline text: nothing is markup */
-void md_code(struct sbuf *sb, const char *s, bool in_table); /* an inline code span */
-void md_anchor_id(struct sbuf *sb, const char *prefix, const char *name); /* "field-flags" */
 #endif
