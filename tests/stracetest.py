@@ -11,8 +11,9 @@ as an address where xsc decoded it, or "syscall_0x...") is counted apart.
 
 A round trip follows the default mode: strace's struct lines (of the interfaces whose line is
 their own call) are given back to `xsc explain FILE`, whose rebuilt bytes must equal those
-xsc passed in every input field strace printed; the count is printed (io_uring_setup's exit
-half and tails cut by -s are not read back; perf_event_attr is, item by item of its view).
+xsc passed in every input field strace printed on entry (what a struct's strace "exit" list
+names is the kernel's); the count is printed (tails cut by -s are not read back;
+perf_event_attr is, item by item of its view).
 
 The last lines are
   stracetest: MODE: N lines strace decodes fully, I identical (P%)
@@ -98,6 +99,7 @@ def decoded_fully(xline, sline):
 
 _MAJOR = []
 NEWER = set()      # flag names strace's tables lack, fields past strace's struct (from data/)
+ON_EXIT = {}       # struct: the field names strace prints on exit, the kernel's (its "exit" list)
 
 
 def load_newer(data):
@@ -120,6 +122,7 @@ def load_newer(data):
                 known = set(t.get("order", [])) | set(t.get("first", []))
                 NEWER.update(f["name"] for f in fs["flags"] if f["name"] not in known)
         for st in doc.get("structs", []):
+            ON_EXIT[st["name"]] = set((st.get("strace") or {}).get("exit", []))
             size = (st.get("strace") or {}).get("size")
             if size:
                 NEWER.update(f["name"] for f in st["fields"] if f["offset"] >= size)
@@ -261,6 +264,8 @@ def roundtrip(runner, cases):
         ok = True
         fields = {f["name"]: f for f in c.iface.layout_fields}
         for name in shown_fields(struct_text(norm(c.sline))):
+            if name in ON_EXIT.get(c.iface.struct_name, ()):
+                continue   # printed on exit: the kernel's value, not what was passed
             # what the kernel wrote (an output struct, an out field) is not what xsc passed
             sub = [f for n, f in fields.items() if (n == name or n.startswith(name + ".")) and f.get("direction") != "out"]
             for f in sub:
@@ -344,6 +349,7 @@ def interfaces(runner, xsc, data):
     ifaces = [difftest.Iface(s, {f["name"]: f for f in s.get("flagsets", [])}) for s in shows]
     for it, sh in zip(ifaces, shows):
         it.layout_fields = (sh.get("layout") or {}).get("fields", [])
+        it.struct_name = (sh.get("layout") or {}).get("name")
     difftest.MNT_ID = difftest.root_mnt_id()
     plain = []
     for it in ifaces:

@@ -186,6 +186,16 @@ static int parse_mode(struct structbuf *b, const struct field *f, const char *va
 
 static int parse_item(const struct catalog *cat, struct structbuf *b, char *item);
 
+/* Whether strace printed f on the call's exit, from what the kernel wrote (io_uring_params'
+ * sq_entries .. cq_off): not what the caller passed, so not rebuilt. */
+static bool printed_on_exit(const struct cstruct *st, const struct field *f)
+{
+	for (size_t k = 0; k < st->nstrace_exit; k++)
+		if (&st->fields[st->strace_exit[k]] == f)
+			return true;
+	return false;
+}
+
 /* A struct inside the struct, as strace -v writes it: name={a=1, b=2} sets name.a and name.b. */
 static int parse_nested(const struct catalog *cat, struct structbuf *b, const char *name, char *val)
 {
@@ -246,6 +256,38 @@ static int parse_view_item(const struct catalog *cat, struct structbuf *b, const
 	return structbuf_set_field(b, it->field, &nv);
 }
 
+/* An array field as strace writes it, [0, 0x42, 0] (print_xint_array_member), element by
+ * element; "..." (more than strace shows) ends it. */
+static int parse_array(const struct catalog *cat, struct structbuf *b, const struct field *f, char *val)
+{
+	val[strlen(val) - 1] = '\0';
+	char *items[MAX_PARTS];
+	int n = split_top(val + 1, items, MAX_PARTS);
+	if (n < 0 || (unsigned)n > f->count)
+		return err("explain: %s holds %u elements, not the line's", f->name, f->count);
+	for (int i = 0; i < n && strcmp(items[i], "..."); i++) {
+		struct value v;
+		uint64_t bits;
+		bool ext;
+		struct sbuf why = SBUF_INIT;
+		if (value_parse(cat, f->flagset, items[i], &v) < 0)
+			return -1;
+		int r = value_convert(&v, f->elem_size * 8, ftype_signed(f->type), &bits, &ext, &why);
+		value_release(&v);
+		if (r < 0) {
+			err("explain: %s[%d]: %s", f->name, i, why.buf);
+			sbuf_release(&why);
+			return -1;
+		}
+		sbuf_release(&why);
+		unsigned char bytes[8];
+		le_store(bytes, f->elem_size, bits);
+		if (structbuf_poke(b, f->offset + (uint64_t)i * f->elem_size, bytes, f->elem_size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One "field=value" of the struct into b. */
 static int parse_item(const struct catalog *cat, struct structbuf *b, char *item)
 {
@@ -268,12 +310,16 @@ static int parse_item(const struct catalog *cat, struct structbuf *b, char *item
 	const struct field *f = structbuf_field_or_err(b, item);
 	if (!f)
 		return -1;
+	if (printed_on_exit(b->st, f))
+		return 0;
 	if (!strcmp(val, "NULL"))
 		val = (char *)"0";
 	if (val[0] == '"') /* a string pointer: its address is not in the line */
 		return 0;
 	if (f->format == FF_MODE)
 		return parse_mode(b, f, val);
+	if (f->count && f->type != FT_CHAR && val[0] == '[' && val[strlen(val) - 1] == ']')
+		return parse_array(cat, b, f, val);
 	struct value v;
 	if (value_parse(cat, f->flagset, val, &v) < 0)
 		return -1;
