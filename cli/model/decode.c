@@ -809,6 +809,102 @@ void decode_call(struct sbuf *sb, const struct catalog *cat, const struct syscal
 	decode_call_as(sb, cat, sc, o, buf_arg, 0);
 }
 
+/* The call's struct argument (i): strace's entry/exit view, an output struct, strace's own
+ * decoder's view, or the struct as passed with what the kernel wrote back. */
+static void put_struct_arg(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc, const struct outcome *o,
+			   size_t i, unsigned style)
+{
+	const struct sarg *a = &sc->args[i];
+	uint64_t v = o->args[i];
+	const struct cstruct *st = a->st ? a->st : sc->st;
+	uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
+	enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+	if (st->strace_entry_if_set) {
+		put_entry_if_set(sb, cat, sc, st, o, i, style);
+		return;
+	}
+	if (st->nstrace_entry || st->nstrace_exit) {
+		put_entry_exit(sb, cat, st, o, i);
+		return;
+	}
+	if (dir == FD_OUT) {
+		put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
+		return;
+	}
+	if (st->nview && view_too_small(st, o->before, size)) {
+		put_arg_ptr(sb, o, i, v);
+		return;
+	}
+	if (st->nview) { /* strace's own decoder: what the kernel rewrote is inside */
+		decode_view(sb, cat, st, o->before, o->after, o->len, size, style);
+		return;
+	}
+	decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style | DECODE_ENTRY);
+	put_writeback(sb, cat, st, o);
+}
+
+/* Any other argument (i), as strace prints it by its role. */
+static void put_scalar_arg(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
+			   const struct outcome *o, size_t i, unsigned style)
+{
+	const struct sarg *a = &sc->args[i];
+	uint64_t v = o->args[i];
+	switch (a->role) {
+	case AR_FD:
+		if ((int)v == -100)
+			sbuf_adds(sb, "AT_FDCWD");
+		else
+			sbuf_addf(sb, "%d", (int)v);
+		break;
+	case AR_PATH:
+		if (o->raw_addresses & (1u << i))
+			put_ptr(sb, v);
+		else if (v)
+			put_string(sb, (const char *)(uintptr_t)v);
+		else
+			sbuf_adds(sb, "NULL");
+		break;
+	case AR_FLAGS:
+	case AR_CMD:
+		if (sc->is_ioctl && a->role == AR_CMD) {
+			sbuf_addf(sb, "%s", sc->name);
+			break;
+		}
+		if (a->strace_numeric) /* strace's PRINT_VAL_U or PRINT_VAL_X, no table */
+			sbuf_addf(sb, a->strace_format == FF_HEX && sarg_bits(a, v) ? "%#llx" : "%llu",
+				  (unsigned long long)sarg_bits(a, v));
+		else if (a->flagset)
+			xlat_strace(sb, a->flagset, sarg_bits(a, v));
+		else /* a flags word strace has no table for: PRINT_VAL_U */
+			sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
+		break;
+	case AR_PTR:
+	case AR_STRUCT:
+		if (o->extra && (int)i == o->extra_arg && a->direction == FD_OUT && a->st)
+			put_out_arg(sb, cat, a->st, o, i, style);
+		else if (o->extra && (int)i == o->extra_arg)
+			put_arg_ptr(sb, o, i, v);
+		else if (v && a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
+			put_string(sb, (const char *)(uintptr_t)v);
+		else
+			put_arg_ptr(sb, o, i, v);
+		break;
+	case AR_SIZE:
+	case AR_PID:
+	case AR_INT:
+	default:
+		if (a->is_ptr)
+			put_arg_ptr(sb, o, i, v);
+		else if (!a->is_signed)
+			sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
+		else if (a->width < 8)
+			sbuf_addf(sb, "%d", (int32_t)v);
+		else
+			sbuf_addf(sb, "%lld", (long long)v);
+		break;
+	}
+}
+
 void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct syscall *sc,
 		    const struct outcome *o, int buf_arg, unsigned style)
 {
@@ -822,92 +918,12 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 	else
 		sbuf_addf(sb, "%s(", sc->name);
 	for (size_t i = 0; i < sc->nargs && i < 6; i++) {
-		const struct sarg *a = &sc->args[i];
-		uint64_t v = o->args[i];
 		if (i)
 			sbuf_adds(sb, ", ");
-		if ((int)i == buf_arg && sc->st) {
-			const struct cstruct *st = a->st ? a->st : sc->st;
-			uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
-			enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
-			if (st->strace_entry_if_set) {
-				put_entry_if_set(sb, cat, sc, st, o, i, style);
-				continue;
-			}
-			if (st->nstrace_entry || st->nstrace_exit) {
-				put_entry_exit(sb, cat, st, o, i);
-				continue;
-			}
-			if (dir == FD_OUT) {
-				put_out_struct(sb, cat, st, o, i, decode_shown_size(sc, st, size), style);
-				continue;
-			}
-			if (st->nview && view_too_small(st, o->before, size)) {
-				put_arg_ptr(sb, o, i, v);
-				continue;
-			}
-			if (st->nview) { /* strace's own decoder: what the kernel rewrote is inside */
-				decode_view(sb, cat, st, o->before, o->after, o->len, size, style);
-				continue;
-			}
-			decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style | DECODE_ENTRY);
-			put_writeback(sb, cat, st, o);
-			continue;
-		}
-		switch (a->role) {
-		case AR_FD:
-			if ((int)v == -100)
-				sbuf_adds(sb, "AT_FDCWD");
-			else
-				sbuf_addf(sb, "%d", (int)v);
-			break;
-		case AR_PATH:
-			if (o->raw_addresses & (1u << i))
-				put_ptr(sb, v);
-			else if (v)
-				put_string(sb, (const char *)(uintptr_t)v);
-			else
-				sbuf_adds(sb, "NULL");
-			break;
-		case AR_FLAGS:
-		case AR_CMD:
-			if (sc->is_ioctl && a->role == AR_CMD) {
-				sbuf_addf(sb, "%s", sc->name);
-				break;
-			}
-			if (a->strace_numeric) /* strace's PRINT_VAL_U or PRINT_VAL_X, no table */
-				sbuf_addf(sb, a->strace_format == FF_HEX && sarg_bits(a, v) ? "%#llx" : "%llu",
-					  (unsigned long long)sarg_bits(a, v));
-			else if (a->flagset)
-				xlat_strace(sb, a->flagset, sarg_bits(a, v));
-			else /* a flags word strace has no table for: PRINT_VAL_U */
-				sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
-			break;
-		case AR_PTR:
-		case AR_STRUCT:
-			if (o->extra && (int)i == o->extra_arg && a->direction == FD_OUT && a->st)
-				put_out_arg(sb, cat, a->st, o, i, style);
-			else if (o->extra && (int)i == o->extra_arg)
-				put_arg_ptr(sb, o, i, v);
-			else if (v && a->def && a->def[0] == '"' && !(o->raw_addresses & (1u << i)))
-				put_string(sb, (const char *)(uintptr_t)v);
-			else
-				put_arg_ptr(sb, o, i, v);
-			break;
-		case AR_SIZE:
-		case AR_PID:
-		case AR_INT:
-		default:
-			if (a->is_ptr)
-				put_arg_ptr(sb, o, i, v);
-			else if (!a->is_signed)
-				sbuf_addf(sb, "%llu", (unsigned long long)sarg_bits(a, v));
-			else if (a->width < 8)
-				sbuf_addf(sb, "%d", (int32_t)v);
-			else
-				sbuf_addf(sb, "%lld", (long long)v);
-			break;
-		}
+		if ((int)i == buf_arg && sc->st)
+			put_struct_arg(sb, cat, sc, o, i, style);
+		else
+			put_scalar_arg(sb, cat, sc, o, i, style);
 	}
 	sbuf_adds(sb, ")");
 	if (o->stage == OS_CALLED) {

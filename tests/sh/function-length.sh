@@ -23,7 +23,6 @@ lengths() {
 # FILE FUNCTION: its length when the list was made
 long='
 cli/cmd/cmd_import.c cmd_import 96
-cli/model/decode.c decode_call_as 92
 cli/cmd/cmd_explain.c explain_line 87
 cli/cmd/cmd_doc.c cmd_doc 86
 cli/cmd/cmd_diff.c cmd_diff 86
