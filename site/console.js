@@ -66,24 +66,28 @@
       s.onerror = function () { reject(new Error("assets/xsc-bundle.js is missing: 'make wasm' builds it (then 'make site')")); };
       document.head.appendChild(s);
     }).then(function () {
+      state.timing = { script: performance.now() - t0 };
       return WebAssembly.compile(decode(window.XSC_BUNDLE.wasm));
     }).then(function (module) {
-      var files = {}, dec = new TextDecoder();
-      for (var name in window.XSC_BUNDLE.files) files["top/" + name] = window.XSC_BUNDLE.files[name];
+      state.timing.compile = performance.now() - t0 - state.timing.script;
+      var files = {}, dec = new TextDecoder(), B = window.XSC_BUNDLE, name;
+      /* in bundle.mjs's order: the catalogue cache's key holds the files' inode numbers */
+      for (name in B.files) files["top/" + name] = B.files[name];
+      for (name in B.cache) files["home/.cache/xsc/" + name] = decode(B.cache[name]);
       var wasi = new window.XscWasi({
-        args: ["xsc"], files: files, preopens: { "/top": "top", ".": "home" },
-        env: { NO_COLOR: "1", LC_ALL: "C", HOME: "/home", XDG_STATE_HOME: "/home/.state", XSC_NO_CACHE: "1" },
+        args: ["xsc"], files: files, preopens: window.XscWasi.consolePreopens, env: window.XscWasi.consoleEnv,
         stdout: function (b) { print(dec.decode(b, { stream: true })); },
         stderr: function (b) { print(dec.decode(b, { stream: true }), "xc-err"); }
       });
       return WebAssembly.instantiate(module, wasi.importObject(module)).then(function (inst) {
         wasi.bind(inst);
-        var p = wasi.cstring("/top/data");
+        var t1 = performance.now(), p = wasi.cstring("/top/data");
         var r = wasi.exports.xsc_console_start(p);
         wasi.exports.xsc_console_free(p);
         if (r !== 0) throw new Error("the catalogue did not load");
         state.names = wasi.readCString(wasi.exports.xsc_console_commands()).split("\n").filter(Boolean);
         state.wasi = wasi;
+        state.timing.catalogue = performance.now() - t1;
         state.ready = performance.now() - t0;
         state.readyAt = performance.now();
         print("xsc " + "in WebAssembly: the simulator, the catalogue and the lessons; 'help' lists the commands\n", "xc-note");

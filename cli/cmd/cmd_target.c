@@ -8,6 +8,11 @@
 #include "model/kver.h"
 #include "base/banned.h"
 
+#if defined(__wasm__)
+/* the browser's build (make wasm): no kernel to call and no VMs to boot */
+#define WASM_NO_KERNEL "live calls and VMs need the native program (this is xsc built for WebAssembly); 'target sim VERSION' is the target here"
+#endif
+
 static void say_target(struct session *s)
 {
 	char kv[16];
@@ -24,7 +29,11 @@ static void say_target(struct session *s)
 		out_text(&s->out, "target: a simulated %s kernel%s\n", kver_str(s->sim_kv, kv),
 			 s->check_fields ? " implementing CHECK_FIELDS" : "");
 	} else {
+#if defined(__wasm__)
+		out_text(&s->out, "target: none yet: %s\n", WASM_NO_KERNEL);
+#else
 		out_text(&s->out, "target: the running kernel (%s)\n", kver_str(running_kernel(), kv));
+#endif
 	}
 }
 
@@ -98,5 +107,9 @@ int cmd_target(struct session *s, int argc, char **argv)
 		say_target(s);
 		return 0;
 	}
+#if defined(__wasm__)
+	if (!strcmp(argv[1], "live") || !strcmp(argv[1], "vm"))
+		return err("target %s: %s", argv[1], WASM_NO_KERNEL);
+#endif
 	return cmd_select(s, verbs, "target", argc, argv);
 }

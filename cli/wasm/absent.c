@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include "base/sig.h"
 #include "base/proc.h"
@@ -31,9 +33,27 @@ int dup2(int fd, int to) { (void)fd; (void)to; return absent(); }
 int pipe2(int fds[2], int flags) { (void)fds; (void)flags; return absent(); }
 char *realpath(const char *restrict path, char *restrict resolved) { (void)path; (void)resolved; absent(); return NULL; }
 char *mkdtemp(char *tmpl) { (void)tmpl; absent(); return NULL; }
-int mkstemp(char *tmpl) { (void)tmpl; return absent(); }
 int madvise(void *addr, size_t len, int advice) { (void)addr; (void)len; (void)advice; return 0; }
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old) { (void)sig; (void)act; (void)old; return absent(); }
+
+/* A file of its own, made with O_EXCL, for write_file_atomic (the catalogue's cache): names
+ * from a counter, as no other process shares this file system. Any failure tries the next
+ * name: errno from WASI's libc is WASI's number, not the Linux one EEXIST stands for here. */
+int mkstemp(char *tmpl)
+{
+	static unsigned seq;
+	size_t n = strlen(tmpl);
+	if (n < 6 || strcmp(tmpl + n - 6, "XXXXXX")) {
+		errno = EINVAL;
+		return -1;
+	}
+	int fd = -1;
+	for (int tries = 0; fd < 0 && tries < 64; tries++) {
+		snprintf(tmpl + n - 6, 7, "%06u", ++seq % 1000000u);
+		fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	return fd;
+}
 
 /* No signals reach a WASI program: nothing to install, never interrupted. */
 void sig_install(void) {}

@@ -15,11 +15,15 @@
 
   function Exit(code) { this.code = code; }
 
-  function dir() { return { kind: FT.DIR, entries: new Map() }; }
-  function file(bytes) { return { kind: FT.FILE, data: bytes || new Uint8Array(0) }; }
+  /* inode numbers in the order nodes are made: the same files given in the same order have the
+   * same numbers, in every run (the catalogue's cache key holds them: bundle.mjs) */
+  var nextId = 1;
+  function dir() { return { kind: FT.DIR, entries: new Map(), id: nextId++ }; }
+  function file(bytes) { return { kind: FT.FILE, data: bytes || new Uint8Array(0), id: nextId++ }; }
 
   /* files: { "top/data/x.json": Uint8Array or string, ... } below the root */
   function Fs(files) {
+    nextId = 1;
     this.root = dir();
     var enc = new TextEncoder();
     for (var name in files) {
@@ -70,6 +74,10 @@
     }
     return d;
   }
+  /* the console's world (console.js, and bundle.mjs, which makes its catalogue cache in it) */
+  XscWasi.consolePreopens = { "/top": "top", "/home": "home", ".": "home" };
+  XscWasi.consoleEnv = { NO_COLOR: "1", LC_ALL: "C", HOME: "/home", XDG_STATE_HOME: "/home/.state",
+                         XDG_CACHE_HOME: "/home/.cache" };
   XscWasi.Exit = Exit;
   XscWasi.Fs = Fs;
 
@@ -115,8 +123,7 @@
     v.setBigUint64(ptr + 32, BigInt(node.kind === FT.FILE ? node.data.length : 0), true);
     return E.SUCCESS;
   }
-  var ids = new WeakMap(), nextId = 1;
-  function nodeId(node) { if (!ids.has(node)) ids.set(node, nextId++); return ids.get(node); }
+  function nodeId(node) { return node.id || 0; }
   function grow(node, end) {
     if (end <= node.data.length) return;
     var d = new Uint8Array(end); d.set(node.data); node.data = d;
