@@ -167,8 +167,15 @@ class Runner:
                 spans.append(len(text))   # the call's line number
             with open(path, "w") as f:
                 f.write("\n".join(text) + "\n")
-            calls, lines, err = run_traced(self.o.strace, self.xsc, self.data, path, self.work,
-                                           {cs[0].iface.traced}, verbose)
+            # a call that timed out on a loaded machine may have left no strace line, and every
+            # later line would pair with the wrong case: such a batch runs again (twice at most)
+            for attempt in range(3):
+                calls, lines, err = run_traced(self.o.strace, self.xsc, self.data, path, self.work,
+                                               {cs[0].iface.traced}, verbose)
+                made = sum(1 + int(d.get("followup_calls") or 0) for d in calls
+                           if d.get("stage") in ("called", "timeout", "signaled"))
+                if made == len(lines):
+                    break
             refused = set()
             for e in err.splitlines():
                 m = re.match(r"(?:.*/)?%s:(\d+): " % re.escape(os.path.basename(path)), e)

@@ -835,8 +835,10 @@ static void put_struct_arg(struct sbuf *sb, const struct catalog *cat, const str
 		put_arg_ptr(sb, o, i, v);
 		return;
 	}
-	if (st->nview) { /* strace's own decoder: what the kernel rewrote is inside */
-		decode_view(sb, cat, st, o->before, o->after, o->len, size, style);
+	if (st->nview) { /* strace's own decoder: what the kernel rewrote is inside, on the call's
+			  * exit; an ioctl's is decoded on entry (strace 6.1 src/perf_ioctl.c
+			  * perf_ioctl_modify_attributes), before any */
+		decode_view(sb, cat, st, o->before, sc->is_ioctl ? NULL : o->after, o->len, size, style);
 		return;
 	}
 	decode_struct_as(sb, cat, st, o->before, o->len, decode_shown_size(sc, st, size), v, style | DECODE_ENTRY);
