@@ -657,6 +657,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 	}
 	MV_ARR(r, st->strace_entry, st->nstrace_entry), MV_ARR(r, st->strace_exit, st->nstrace_exit);
 	check_bool(r, &st->strace_entry_if_set), MV_REF(r, st->strace_count, st->fields, st->nfields);
+	check_bool(r, &st->strace_partial);
 	for (size_t k = 0; st->strace_entry && k < st->nstrace_entry; k++)
 		r->bad |= st->strace_entry[k] >= st->nfields;
 	for (size_t k = 0; st->strace_exit && k < st->nstrace_exit; k++)

@@ -169,6 +169,9 @@ struct cstruct {
 	 * how many entries the kernel filled (ops_len); NULL: the count argument's */
 	bool strace_entry_if_set;
 	const struct field *strace_count;
+	/* "partial": strace reads the size's bytes into a zeroed struct and shows a field the size
+	 * cuts with the bytes it holds (clone3's set_tid_size at size 79) */
+	bool strace_partial;
 };
 
 enum arg_role { AR_FD, AR_PATH, AR_STRUCT, AR_SIZE, AR_FLAGS, AR_PID, AR_INT, AR_PTR, AR_CMD };

@@ -664,7 +664,7 @@ static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
 static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", "view",
-						  "entry_if_set", "count", NULL };
+						  "entry_if_set", "count", "partial", NULL };
 static const char *const view_keys[] = { "name", "field", "bits", "if", "table", "format", "printer", "version",
 					 "unknown", "comment", "comments", "newer", "as", "nonzero", "abbrev",
 					 "verbose_only", "changed", NULL };
@@ -1143,6 +1143,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 		st->strace_entry = load_strace_fields(L, so, "entry", st, &st->nstrace_entry);
 		st->strace_exit = load_strace_fields(L, so, "exit", st, &st->nstrace_exit);
 		st->strace_entry_if_set = get_bool(L, so, "entry_if_set");
+		st->strace_partial = get_bool(L, so, "partial");
 		const char *cn = get_str(L, so, "count", false, "strace's view of a struct");
 		for (size_t k = 0; cn && k < st->nfields; k++)
 			if (!strcmp(st->fields[k].name, cn) && !st->fields[k].count)

@@ -40,7 +40,15 @@ static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
 			sbuf_adds(sb, k->flags[i].name);
 			return;
 		}
-	sbuf_addf(sb, "%llu", (unsigned long long)v);
+	/* the realtime signals as strace 6.1 names them (src/signal.c signame: 32 is the last
+	 * entry of linux/generic/signalent.h, SIGRTMIN; 33..64 are SIGRT_1..SIGRT_32 past
+	 * ASM_SIGRTMIN 32) */
+	if (v == 32)
+		sbuf_adds(sb, "SIGRTMIN");
+	else if (v > 32 && v <= 64)
+		sbuf_addf(sb, "SIGRT_%u", (unsigned)(v - 32));
+	else
+		sbuf_addf(sb, "%llu", (unsigned long long)v);
 }
 
 /* A file mode as strace's print_symbolic_mode_t writes it: S_IFDIR|0755, S_IFREG|S_ISUID|0755;
@@ -510,12 +518,20 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 		return;
 	}
 	uint64_t shown = shown_extent(st, size);
+	unsigned char *cut = NULL; /* strace's zeroed struct holding the size's bytes (clone3) */
+	if (st->strace_partial && size < st->size) {
+		cut = xcalloc(1, st->size);
+		memcpy(cut, data, size < len ? (size_t)size : len);
+		data = cut;
+		len = st->size;
+	}
 	bool first = true, abbreviated = false, past_strace = false;
 	struct group_state g = { 0 };
 	sbuf_addch(sb, '{');
 	for (size_t i = 0; i < st->nfields; i++) {
 		const struct field *f = &st->fields[i];
-		if (f->offset + f->size > shown || skip_field(cat, st, f, data, len))
+		bool cut_short = f->offset + f->size > shown && !(cut && f->offset < shown);
+		if (cut_short || skip_field(cat, st, f, data, len))
 			continue;
 		if ((style & DECODE_ENTRY) && f->direction == FD_OUT)
 			continue; /* the kernel writes it: strace shows it on exit, if at all */
@@ -542,6 +558,7 @@ void decode_struct_as(struct sbuf *sb, const struct catalog *cat, const struct c
 	}
 	put_tail(sb, st, data, len, size, first);
 	sbuf_addch(sb, '}');
+	free(cut);
 }
 
 /* The fields idx[0..n) of st in data, strace's order, after what *first says is there; the

@@ -186,6 +186,22 @@ static int parse_mode(struct structbuf *b, const struct field *f, const char *va
 
 static int parse_item(const struct catalog *cat, struct structbuf *b, char *item);
 
+/* A realtime signal as strace names it (src/signal.c signame): SIGRTMIN is 32, SIGRT_1 to
+ * SIGRT_32 are 33 to 64. */
+static int parse_rt_signal(struct structbuf *b, const struct field *f, const char *val)
+{
+	unsigned n = 0;
+	if (strcmp(val, "SIGRTMIN")) {
+		const char *p = val + 6;
+		for (; *p >= '0' && *p <= '9' && n <= 32; p++)
+			n = n * 10 + (unsigned)(*p - '0');
+		if (p == val + 6 || val[6] == '0' || *p || !n || n > 32)
+			return err("explain: '%s' is no realtime signal strace names (SIGRT_1 to SIGRT_32)", val);
+	}
+	struct value v = { .kind = VK_INT, .bits = 32 + n, .width = 64 };
+	return structbuf_set_field(b, f, &v);
+}
+
 /* Whether strace printed f on the call's exit, from what the kernel wrote (io_uring_params'
  * sq_entries .. cq_off): not what the caller passed, so not rebuilt. */
 static bool printed_on_exit(const struct cstruct *st, const struct field *f)
@@ -318,6 +334,8 @@ static int parse_item(const struct catalog *cat, struct structbuf *b, char *item
 		return 0;
 	if (f->format == FF_MODE)
 		return parse_mode(b, f, val);
+	if (f->format == FF_SIGNAL && (!strcmp(val, "SIGRTMIN") || !strncmp(val, "SIGRT_", 6)))
+		return parse_rt_signal(b, f, val);
 	if (f->count && f->type != FT_CHAR && val[0] == '[' && val[strlen(val) - 1] == ']')
 		return parse_array(cat, b, f, val);
 	struct value v;

@@ -47,8 +47,22 @@ static void test_fields(void)
 	unsigned char ca[88] = { 0 };
 	put64(ca + 32, 17);
 	is_str(field_of("clone_args", "exit_signal", ca), "SIGCHLD", "exit_signal by its signal name");
+	put64(ca + 32, 32);
+	is_str(field_of("clone_args", "exit_signal", ca), "SIGRTMIN", "32 is SIGRTMIN, as strace 6.1 names it");
 	put64(ca + 32, 64);
-	is_str(field_of("clone_args", "exit_signal", ca), "64", "a signal without a name as its number");
+	is_str(field_of("clone_args", "exit_signal", ca), "SIGRT_32", "33 to 64 are SIGRT_1 to SIGRT_32");
+	put64(ca + 32, 65);
+	is_str(field_of("clone_args", "exit_signal", ca), "65", "a signal without a name as its number");
+	unsigned char caps[24] = { 0 };
+	caps[0] = 0x21;  /* CAP_CHOWN, CAP_KILL */
+	caps[12] = 0x01; /* effective_hi: CAP_MAC_OVERRIDE */
+	is_str(field_of("cap_user_data_v3", "effective", caps), "1<<CAP_CHOWN|1<<CAP_KILL|1<<CAP_MAC_OVERRIDE",
+	       "a capability set joins its two words, each bit as strace's 1<<CAP_X");
+	is_str(field_of("cap_user_data_v3", "permitted", caps), "0", "an empty set is 0");
+	caps[7] = 0x80;  /* permitted bit 31: CAP_SETFCAP; then bit 63 of the joined value */
+	caps[19] = 0x80;
+	is_str(field_of("cap_user_data_v3", "permitted", caps), "1<<CAP_SETFCAP|0x8000000000000000",
+	       "a bit no capability names stays in hex");
 	is_str(field_of("clone_args", "stack", ca), "NULL", "a NULL pointer");
 }
 
@@ -66,6 +80,12 @@ static void test_structs(void)
 	is_str(struct_of("open_how", how, sizeof(how), 32),
 	       "{flags=O_RDONLY, resolve=RESOLVE_CACHED, /* bytes 24..31 */ \"\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\"}",
 	       "a nonzero tail as its bytes");
+	unsigned char ca[88] = { 0 };
+	put64(ca + 72, 1);
+	ca[78] = 0xff; /* past size 78: not passed */
+	is_str(struct_of("clone_args", ca, sizeof(ca), 78),
+	       "{flags=0, exit_signal=0, stack=NULL, stack_size=0, set_tid=NULL, set_tid_size=1}",
+	       "clone3: a field the size cuts shows the bytes it holds, as strace's zeroed struct does");
 	unsigned char *big = calloc(1, 4096);
 	big[4000] = 7;
 	const char *s = struct_of("open_how", big, 4096, 4096);

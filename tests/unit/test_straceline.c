@@ -96,6 +96,9 @@ static void test_fields(void)
 			     &l) == 0 && !l.answered, "a line without its answer");
 	ok(l.b && l.b->data[32] == 17, "exit_signal=SIGCHLD is 17 at offset 32");
 	strace_line_release(&l);
+	ok(strace_line_parse(cat, "clone3({flags=0, exit_signal=SIGRT_1, stack=NULL, stack_size=0}, 88) = 5", &l) == 0 &&
+		   l.b && l.b->data[32] == 33, "SIGRT_1, strace's name of signal 33");
+	strace_line_release(&l);
 	/* strace 6.1's io_uring_setup: an array in hex; what it prints on exit is the kernel's */
 	ok(strace_line_parse(cat, "io_uring_setup(4, {flags=0, sq_thread_cpu=0, sq_thread_idle=0, resv=[0, 0x42, 0]}) = -1 EINVAL "
 				  "(Invalid argument)", &l) == 0 && l.b && l.b->data[32] == 0x42 && l.b->data[28] == 0,
@@ -120,6 +123,8 @@ static void test_fields(void)
 		"io_uring_setup(4, {flags=0, resv=[1, 2, 3, 4]}) = -1 EINVAL (Invalid argument)",
 		"io_uring_setup(4, {flags=0, resv=[0x100000000]}) = -1 EINVAL (Invalid argument)",
 		"io_uring_setup(4, {flags=0, resv=[]}) = -1 EINVAL (Invalid argument)",
+		"clone3({flags=0, exit_signal=SIGRT_33, stack=NULL, stack_size=0}, 88) = 5",
+		"clone3({flags=0, exit_signal=SIGRT_01, stack=NULL, stack_size=0}, 88) = 5",
 		"no parenthesis at all",
 		"",
 	};
