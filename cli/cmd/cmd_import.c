@@ -26,6 +26,62 @@ const char *header_short_name(const char *src)
 	return p ? p + 1 : src;
 }
 
+/* The header at src as catalogue JSON (since: the version its structs date from, NULL: the
+ * header's LINUX_VERSION_CODE), which the catalogue loader must accept. 0, or -1 (reported). */
+static int import_json(const char *src, const struct fetch_opts *fo, const char *since, struct sbuf *js)
+{
+	struct sbuf text = SBUF_INIT;
+	char *name = NULL;
+	struct header h;
+	int ret = -1;
+	memset(&h, 0, sizeof(h));
+	if (fetch_source(src, fo, &text, &name) < 0 || header_parse(&h, name, text.buf, text.len) < 0)
+		goto out;
+	for (size_t i = 0; i < h.ndiags; i++)
+		if (h.diags[i].sev == HD_ERROR) {
+			err("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
+			goto out;
+		} else {
+			warning("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
+		}
+	for (size_t i = 0; i < h.nstructs; i++)
+		if (h.structs[i].is_union)
+			warning("%s:%u: union %s left out: the catalogue has no unions (describe its members as structs)",
+				name, h.structs[i].line, h.structs[i].name);
+	char kvs[16];
+	if (!since) {
+		uint32_t v = h.kernel_version ? KVER(h.kernel_version >> 16, (h.kernel_version >> 8) & 255, 0) : KVER(1, 0, 0);
+		since = kver_str(v, kvs);
+	}
+	header_export_json(&h, header_short_name(name), since, js);
+	/* what import writes must load: the catalogue loader is the judge */
+	const char *names[] = { "import.json" };
+	const char *texts[] = { js->buf };
+	size_t lens[] = { js->len };
+	struct catalog *c = catalog_load_buffers(names, texts, lens, 1);
+	if (!c) {
+		err("'%s': the imported catalogue does not load (above); the header breaks a catalogue rule", name);
+		goto out;
+	}
+	catalog_free(c);
+	ret = 0;
+out:
+	header_release(&h);
+	sbuf_release(&text);
+	free(name);
+	return ret;
+}
+
+/* Whole or not at all, never through a link, an existing file only with --force. */
+static int import_write(struct session *s, const char *outfile, bool force, const struct sbuf *js)
+{
+	if (outfile_put(outfile, js->buf, js->len, (force ? OF_FORCE : 0) | session_write_flags(s)) >= 0)
+		return 0;
+	if (errno == EEXIST)
+		return err("'%s' exists; --force replaces it", outfile);
+	return err("cannot write '%s': %s", outfile, errno == ELOOP ? "a symbolic link" : strerror(errno));
+}
+
 int cmd_import(struct session *s, int argc, char **argv)
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
@@ -67,61 +123,14 @@ int cmd_import(struct session *s, int argc, char **argv)
 	if (incdir && !increal)
 		return err("--include: '%s': %s", incdir, strerror(errno));
 	header_set_include_dir(increal);
-	struct sbuf text = SBUF_INIT, js = SBUF_INIT;
-	char *name = NULL;
-	struct header h;
-	int ret = -1;
-	memset(&h, 0, sizeof(h));
-	if (fetch_source(src, &fo, &text, &name) < 0)
-		goto out;
-	if (header_parse(&h, name, text.buf, text.len) < 0)
-		goto out;
-	for (size_t i = 0; i < h.ndiags; i++)
-		if (h.diags[i].sev == HD_ERROR) {
-			err("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
-			goto out;
-		} else {
-			warning("%s:%u:%u: %s", name, h.diags[i].line, h.diags[i].col, h.diags[i].msg);
-		}
-	for (size_t i = 0; i < h.nstructs; i++)
-		if (h.structs[i].is_union)
-			warning("%s:%u: union %s left out: the catalogue has no unions (describe its members as structs)",
-				name, h.structs[i].line, h.structs[i].name);
-	char kvs[16];
-	if (!since) {
-		uint32_t v = h.kernel_version ? KVER(h.kernel_version >> 16, (h.kernel_version >> 8) & 255, 0) : KVER(1, 0, 0);
-		since = kver_str(v, kvs);
-	}
-	header_export_json(&h, header_short_name(name), since, &js);
-	/* what import writes must load: the catalogue loader is the judge */
-	const char *names[] = { "import.json" };
-	const char *texts[] = { js.buf };
-	size_t lens[] = { js.len };
-	struct catalog *c = catalog_load_buffers(names, texts, lens, 1);
-	if (!c) {
-		err("'%s': the imported catalogue does not load (above); the header breaks a catalogue rule", name);
-		goto out;
-	}
-	catalog_free(c);
-	if (outfile) {
-		/* whole or not at all, never through a link, an existing file only with --force */
-		if (outfile_put(outfile, js.buf, js.len, (force ? OF_FORCE : 0) | session_write_flags(s)) < 0) {
-			if (errno == EEXIST)
-				err("'%s' exists; --force replaces it", outfile);
-			else
-				err("cannot write '%s': %s", outfile, errno == ELOOP ? "a symbolic link" : strerror(errno));
-			goto out;
-		}
-	} else {
+	struct sbuf js = SBUF_INIT;
+	int ret = import_json(src, &fo, since, &js);
+	if (!ret && outfile)
+		ret = import_write(s, outfile, force, &js);
+	else if (!ret)
 		fwrite(js.buf, 1, js.len, s->out.fp); /* the JSON itself, in --json runs too */
-	}
-	ret = 0;
-out:
 	header_set_include_dir(NULL);
 	free(increal);
-	header_release(&h);
-	sbuf_release(&text);
 	sbuf_release(&js);
-	free(name);
 	return ret;
 }
