@@ -50,6 +50,56 @@ static int load_side(const char *src, const struct fetch_opts *fo, struct header
 	return r;
 }
 
+/* The changes as text, grouped by scope, and as one JSON document; the count of ABI breaks. */
+static size_t print_diff(struct out *o, const char *const src[2], const struct hdiff *d)
+{
+	size_t count[3] = { 0, 0, 0 };
+	static const char *const label[] = { "compatible extension", "undocumented extension (warning)",
+					     "ABI break (error)" };
+	struct sbuf shown[2] = { SBUF_INIT, SBUF_INIT }; /* a URL's password is never printed */
+	fetch_redact(src[0], &shown[0]);
+	fetch_redact(src[1], &shown[1]);
+	out_obj(o, NULL);
+	out_str(o, "old", shown[0].buf);
+	out_str(o, "new", shown[1].buf);
+	sbuf_release(&shown[0]);
+	sbuf_release(&shown[1]);
+	out_arr(o, "changes");
+	const char *scope = NULL;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct hchange *c = &d->c[i];
+		count[c->verdict]++;
+		if (!scope || strcmp(scope, c->scope))
+			out_text(o, "%s%s:\n", scope ? "\n" : "", c->scope);
+		scope = c->scope;
+		const char *col = c->verdict == HV_BREAK ? out_color(o, OC_RED)
+			: c->verdict == HV_UNDOCUMENTED ? out_color(o, OC_YELLOW) : out_color(o, OC_GREEN);
+		out_text(o, "  %s%s%s: %s\n", col, label[c->verdict], out_color(o, OC_RESET), c->detail);
+		out_obj(o, NULL);
+		out_str(o, "scope", c->scope);
+		out_str(o, "kind", c->kind);
+		out_str(o, "name", c->name);
+		if (c->offset >= 0)
+			out_u64(o, "offset", (uint64_t)c->offset);
+		if (c->size >= 0)
+			out_u64(o, "size", (uint64_t)c->size);
+		out_str(o, "verdict", hverdict_name(c->verdict));
+		out_str(o, "message", c->detail);
+		out_end(o);
+	}
+	out_end(o);
+	out_u64(o, "compatible", count[HV_COMPATIBLE]);
+	out_u64(o, "undocumented", count[HV_UNDOCUMENTED]);
+	out_u64(o, "breaks", count[HV_BREAK]);
+	out_end(o);
+	if (!d->n)
+		out_text(o, "no changes\n");
+	else
+		out_text(o, "%s%zu compatible, %zu undocumented, %zu breaking\n", "\n", count[HV_COMPATIBLE],
+			 count[HV_UNDOCUMENTED], count[HV_BREAK]);
+	return count[HV_BREAK];
+}
+
 int cmd_diff(struct session *s, int argc, char **argv)
 {
 	struct fetch_opts fo = FETCH_OPTS_INIT;
@@ -78,56 +128,12 @@ int cmd_diff(struct session *s, int argc, char **argv)
 		goto out;
 	struct hdiff d;
 	hdiff_run(&oh, &nh, &d);
-	struct out *o = &s->out;
-	size_t count[3] = { 0, 0, 0 };
-	static const char *const label[] = { "compatible extension", "undocumented extension (warning)",
-					     "ABI break (error)" };
-	struct sbuf shown[2] = { SBUF_INIT, SBUF_INIT }; /* a URL's password is never printed */
-	fetch_redact(src[0], &shown[0]);
-	fetch_redact(src[1], &shown[1]);
-	out_obj(o, NULL);
-	out_str(o, "old", shown[0].buf);
-	out_str(o, "new", shown[1].buf);
-	sbuf_release(&shown[0]);
-	sbuf_release(&shown[1]);
-	out_arr(o, "changes");
-	const char *scope = NULL;
-	for (size_t i = 0; i < d.n; i++) {
-		const struct hchange *c = &d.c[i];
-		count[c->verdict]++;
-		if (!scope || strcmp(scope, c->scope))
-			out_text(o, "%s%s:\n", scope ? "\n" : "", c->scope);
-		scope = c->scope;
-		const char *col = c->verdict == HV_BREAK ? out_color(o, OC_RED)
-			: c->verdict == HV_UNDOCUMENTED ? out_color(o, OC_YELLOW) : out_color(o, OC_GREEN);
-		out_text(o, "  %s%s%s: %s\n", col, label[c->verdict], out_color(o, OC_RESET), c->detail);
-		out_obj(o, NULL);
-		out_str(o, "scope", c->scope);
-		out_str(o, "kind", c->kind);
-		out_str(o, "name", c->name);
-		if (c->offset >= 0)
-			out_u64(o, "offset", (uint64_t)c->offset);
-		if (c->size >= 0)
-			out_u64(o, "size", (uint64_t)c->size);
-		out_str(o, "verdict", hverdict_name(c->verdict));
-		out_str(o, "message", c->detail);
-		out_end(o);
-	}
-	out_end(o);
-	out_u64(o, "compatible", count[HV_COMPATIBLE]);
-	out_u64(o, "undocumented", count[HV_UNDOCUMENTED]);
-	out_u64(o, "breaks", count[HV_BREAK]);
-	out_end(o);
-	if (!d.n)
-		out_text(o, "no changes\n");
-	else
-		out_text(o, "%s%zu compatible, %zu undocumented, %zu breaking\n", "\n", count[HV_COMPATIBLE],
-			 count[HV_UNDOCUMENTED], count[HV_BREAK]);
+	size_t breaks = print_diff(&s->out, src, &d);
 	hdiff_release(&d);
 	ret = 0;
-	if (count[HV_BREAK]) {
+	if (breaks) {
 		fflush(s->out.fp);
-		ret = err("diff: %zu ABI break%s", count[HV_BREAK], count[HV_BREAK] == 1 ? "" : "s");
+		ret = err("diff: %zu ABI break%s", breaks, breaks == 1 ? "" : "s");
 	}
 out:
 	header_release(&oh);

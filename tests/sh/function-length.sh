@@ -22,9 +22,6 @@ lengths() {
 
 # FILE FUNCTION: its length when the list was made
 long='
-cli/cmd/cmd_explain.c explain_line 87
-cli/cmd/cmd_doc.c cmd_doc 86
-cli/cmd/cmd_diff.c cmd_diff 86
 '
 lengths >"$all"
 if [ "${LIST:-}" = 1 ]; then
