@@ -91,95 +91,116 @@ static void put_flag_args(struct out *out, const struct strace_line *l, uint32_t
 	}
 }
 
+/* The outcome a parsed line shows: its arguments, size, answer and the struct's bytes. */
+static void outcome_of_line(struct outcome *o, const struct strace_line *l)
+{
+	struct structbuf *b = l->b;
+	o->size = l->size;
+	memcpy(o->args, l->args, sizeof(o->args));
+	o->stage = l->answered ? OS_CALLED : OS_NOT_RUN;
+	o->ret = l->ret;
+	o->err = l->err;
+	if (b) {
+		o->len = b->len;
+		o->before = xmalloc(b->len);
+		o->after = xmalloc(b->len);
+		memcpy(o->before, b->data, b->len);
+		memcpy(o->after, b->data, b->len);
+	}
+}
+
+/* The call's struct as the line shows it, and its published sizes. */
+static void put_struct_of_line(struct session *s, const struct strace_line *l, const struct outcome *o,
+			       struct sbuf *decoded)
+{
+	struct out *out = &s->out;
+	const struct syscall *sc = l->sc;
+	const struct cstruct *st = sc->st;
+	char kv[16];
+	if (!st)
+		sbuf_adds(decoded, "(no struct: its arguments are the call)");
+	else if (l->struct_text[0] == '{' && l->b)
+		decode_struct(decoded, s->cat, st, l->b->data, l->b->len, decode_shown_size(sc, st, o->size), 0);
+	else
+		sbuf_addf(decoded, "%s (an address: strace did not show the struct)", l->struct_text);
+	if (!st) {
+		out_text(out, "%s: %s, since %s\n", sc->name, decoded->buf, kver_str(sc->since, kv));
+		return;
+	}
+	out_text(out, "%s: struct %s, size %llu: %s\n", sc->name, st->name, (unsigned long long)o->size, decoded->buf);
+	out_text(out, "sizes of struct %s:", st->name);
+	for (size_t i = 0; i < st->nversions; i++)
+		out_text(out, " %u (%s%s%s)", st->versions[i].size, kver_str(st->versions[i].since, kv),
+			 st->versions[i].name ? ", " : "", st->versions[i].name ? st->versions[i].name : "");
+	out_text(out, "%s\n", st->nversions ? "" : " not size-versioned");
+}
+
+/* What the line's answer means at kernel here: the simulator's check walk on the same call
+ * names the check, then the explanation of the answer. */
+static void put_meaning(struct session *s, const struct strace_line *l, const struct outcome *o, uint32_t here)
+{
+	struct out *out = &s->out;
+	char kv[16];
+	struct call_plan plan;
+	plan_of_line(&plan, l, o);
+	struct explanation ex;
+	explanation_init(&ex);
+	struct sim_opts so = { here, false };
+	struct outcome sim_out;
+	struct sbuf sim_why = SBUF_INIT;
+	sim_call(s->cat, &plan.req, &so, &sim_out, &sim_why);
+	struct sim_verdict verdict = { &sim_out, sim_why.buf };
+	explain_outcome(&ex, s->cat, &plan, o, here, &verdict);
+	outcome_release(&sim_out);
+	sbuf_release(&sim_why);
+	out_text(out, "on a %s kernel the answer means:\n", kver_str(here, kv));
+	if (!ex.text.len)
+		out_text(out, "  %s\n", o->ret == -1 ? "no check of the catalogue gives this errno for these arguments"
+			 : "nothing in the arguments is refused (the catalogue's checks pass)");
+	put_flag_args(out, l, here);
+	for (const char *q = ex.text.buf; *q;) {
+		const char *nl = strchr(q, '\n');
+		out_text(out, "  %.*s\n", (int)(nl - q), q);
+		q = nl + 1;
+	}
+	out_s64(out, "ret", o->ret);
+	out_str(out, "errno_name", o->ret == -1 ? errno_name(o->err) : NULL);
+	out_str(out, "explanation", ex.text.buf);
+	explanation_release(&ex);
+	sbuf_release(&plan.notes);
+}
+
 /* Explains one call line at kernel here; -1 (reported) when the line cannot be read. */
 static int explain_line(struct session *s, const char *text, uint32_t here)
 {
-	int result = -1;
 	struct strace_line l;
 	struct outcome o;
 	outcome_init(&o);
-	if (strace_line_parse(s->cat, text, &l) < 0)
-		goto out;
-	const struct syscall *sc = l.sc;
-	struct structbuf *b = l.b;
-	o.size = l.size;
-	memcpy(o.args, l.args, sizeof(o.args));
-	o.stage = l.answered ? OS_CALLED : OS_NOT_RUN;
-	o.ret = l.ret;
-	o.err = l.err;
-	if (b) {
-		o.len = b->len;
-		o.before = xmalloc(b->len);
-		o.after = xmalloc(b->len);
-		memcpy(o.before, b->data, b->len);
-		memcpy(o.after, b->data, b->len);
+	if (strace_line_parse(s->cat, text, &l) < 0) {
+		strace_line_release(&l);
+		outcome_release(&o);
+		return -1;
 	}
+	outcome_of_line(&o, &l);
 	struct out *out = &s->out;
-	const struct cstruct *st = sc->st;
-	char kv[16];
 	struct sbuf decoded = SBUF_INIT;
-	if (!st)
-		sbuf_adds(&decoded, "(no struct: its arguments are the call)");
-	else if (l.struct_text[0] == '{' && b)
-		decode_struct(&decoded, s->cat, st, b->data, b->len, decode_shown_size(sc, st, o.size), 0);
-	else
-		sbuf_addf(&decoded, "%s (an address: strace did not show the struct)", l.struct_text);
-	if (st) {
-		out_text(out, "%s: struct %s, size %llu: %s\n", sc->name, st->name, (unsigned long long)o.size, decoded.buf);
-		out_text(out, "sizes of struct %s:", st->name);
-		for (size_t i = 0; i < st->nversions; i++)
-			out_text(out, " %u (%s%s%s)", st->versions[i].size, kver_str(st->versions[i].since, kv),
-				 st->versions[i].name ? ", " : "", st->versions[i].name ? st->versions[i].name : "");
-		out_text(out, "%s\n", st->nversions ? "" : " not size-versioned");
-	} else {
-		out_text(out, "%s: %s, since %s\n", sc->name, decoded.buf, kver_str(sc->since, kv));
-	}
+	put_struct_of_line(s, &l, &o, &decoded);
 	put_evidence(out, &l, text, &o);
 	out_obj(out, NULL);
-	out_str(out, "syscall", sc->name);
+	out_str(out, "syscall", l.sc->name);
 	out_u64(out, "size", o.size);
 	out_str(out, "decoded", decoded.buf);
-	if (b && l.struct_text[0] == '{') /* the bytes rebuilt from the line, up to the size passed */
-		out_hex(out, "bytes", b->data, o.size < b->len ? (size_t)o.size : b->len);
+	if (l.b && l.struct_text[0] == '{') /* the bytes rebuilt from the line, up to the size passed */
+		out_hex(out, "bytes", l.b->data, o.size < l.b->len ? (size_t)o.size : l.b->len);
 	sbuf_release(&decoded);
-	if (o.stage == OS_CALLED) {
-		struct call_plan plan;
-		plan_of_line(&plan, &l, &o);
-		struct explanation ex;
-		explanation_init(&ex);
-		/* the simulator's check walk on the same call at that kernel names the check */
-		struct sim_opts so = { here, false };
-		struct outcome sim_out;
-		struct sbuf sim_why = SBUF_INIT;
-		sim_call(s->cat, &plan.req, &so, &sim_out, &sim_why);
-		struct sim_verdict verdict = { &sim_out, sim_why.buf };
-		explain_outcome(&ex, s->cat, &plan, &o, here, &verdict);
-		outcome_release(&sim_out);
-		sbuf_release(&sim_why);
-		out_text(out, "on a %s kernel the answer means:\n", kver_str(here, kv));
-		if (!ex.text.len)
-			out_text(out, "  %s\n", o.ret == -1 ? "no check of the catalogue gives this errno for these arguments"
-				 : "nothing in the arguments is refused (the catalogue's checks pass)");
-		put_flag_args(out, &l, here);
-		for (const char *q = ex.text.buf; *q;) {
-			const char *nl = strchr(q, '\n');
-			out_text(out, "  %.*s\n", (int)(nl - q), q);
-			q = nl + 1;
-		}
-		out_s64(out, "ret", o.ret);
-		out_str(out, "errno_name", o.ret == -1 ? errno_name(o.err) : NULL);
-		out_str(out, "explanation", ex.text.buf);
-		explanation_release(&ex);
-		sbuf_release(&plan.notes);
-	} else {
+	if (o.stage == OS_CALLED)
+		put_meaning(s, &l, &o, here);
+	else
 		out_text(out, "  the line has no answer (= ? : the process went away during the call)\n");
-	}
 	out_end(out);
-	result = 0;
-out:
 	strace_line_release(&l);
 	outcome_release(&o);
-	return result;
+	return 0;
 }
 
 /* The name a call line is for, to tell the catalogue's calls from the rest of a log. */
