@@ -1,4 +1,6 @@
 #include "model/dataload.h"
+#include "model/loadrules.h"
+#include "model/catcache.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <errno.h>
@@ -682,7 +684,7 @@ static const struct { const char *name; enum ftype t; unsigned size; } ftypes[] 
 	{ "aligned_u64", FT_ALIGNED_U64, 8 }, { "ptr", FT_PTR, 8 }, { "char", FT_CHAR, 1 },
 };
 
-static bool parse_ftype(const char *s, struct field *f)
+bool ld_parse_ftype(const char *s, struct field *f)
 {
 	size_t n = strcspn(s, "[");
 	for (size_t i = 0; i < ARRAY_SIZE(ftypes); i++) {
@@ -742,7 +744,7 @@ static void load_field_keys(struct loader *L, json_t *fo, struct cstruct *st, st
 	uint64_t off = 0;
 	f->name = get_str(L, fo, "name", true, "a field");
 	f->type_text = get_str(L, fo, "type", true, "a field");
-	if (f->type_text && !parse_ftype(f->type_text, f)) {
+	if (f->type_text && !ld_parse_ftype(f->type_text, f)) {
 		push_key(L, "type");
 		lerr(L, "unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64 ptr char, or T[N])", f->type_text);
 		pop(L);
@@ -1243,7 +1245,7 @@ static void compile_condition(struct loader *L, const struct expr_scope *scope, 
 
 /* A check's condition: over the call's arguments, its struct's fields, size and flags. */
 /* The first field code reads (its value or unknown bits) that call sc does not read, or NULL. */
-static const struct field *output_field_read(const struct syscall *sc, const struct expr_insn *code, size_t n)
+const struct field *ld_output_field_read(const struct syscall *sc, const struct expr_insn *code, size_t n)
 {
 	for (size_t i = 0; sc->st && i < n; i++)
 		if ((code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD) && code[i].idx < sc->st->nfields &&
@@ -1258,7 +1260,7 @@ static void load_condition(struct loader *L, json_t *co, struct syscall *sc, str
 		return;
 	struct expr_scope scope = { L->cat, sc, sc->st };
 	compile_condition(L, &scope, "if", ck->text, &ck->code, &ck->ncode);
-	const struct field *f = L->failed ? NULL : output_field_read(sc, ck->code, ck->ncode);
+	const struct field *f = L->failed ? NULL : ld_output_field_read(sc, ck->code, ck->ncode);
 	if (f) {
 		push_key(L, "if");
 		lerr(L, "the condition reads '%s', which %s does not read (its direction there is %s): only input fields are checked",
@@ -1289,7 +1291,7 @@ static void load_field_conds(struct loader *L, json_t *arr, struct cstruct *st)
 
 /* Whether a check's code reads the struct: a field, unknown(FIELD), nonzero(), or size when
  * the size is a field of the struct. */
-static bool reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
+bool ld_reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc)
 {
 	for (size_t i = 0; i < n; i++)
 		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD || code[i].op == XO_NONZERO ||
@@ -1450,7 +1452,7 @@ static void check_struct_reads(struct loader *L, const struct syscall *sc, const
 {
 	size_t copy = checks_find_step(list, n, CS_COPY_IN);
 	for (size_t i = 0; i < copy && i < n && !L->failed; i++) {
-		if (list[i].step != CS_COND || !reads_struct(list[i].code, list[i].ncode, sc))
+		if (list[i].step != CS_COND || !ld_reads_struct(list[i].code, list[i].ncode, sc))
 			continue;
 		push_idx(L, (size_t)json_idx[i]);
 		push_key(L, "if");
@@ -1957,7 +1959,7 @@ static bool set_has(const struct flagset *fs, const char *flag)
 }
 
 /* Is "HOLDER:FLAG" a flag of a struct field or of a flags argument called HOLDER? */
-static int feature_known(const struct syscall *sc, const char *holder, size_t n, const char *flag)
+int ld_feature_known(const struct syscall *sc, const char *holder, size_t n, const char *flag)
 {
 	int named = 0;
 	for (size_t i = 0; sc->st && i < sc->st->nfields; i++)
@@ -2001,7 +2003,7 @@ static void load_features(struct loader *L, json_t *o, struct syscall *sc)
 			if (!ok)
 				lerr(L, "feature '%s': %s has no size version of that size", f, sc->st ? sc->st->name : sc->name);
 		} else if (strncmp(f, "query:", 6)) {
-			int k = feature_known(sc, f, (size_t)(colon - f), colon + 1);
+			int k = ld_feature_known(sc, f, (size_t)(colon - f), colon + 1);
 			if (!k)
 				lerr(L, "feature '%s': '%.*s' is neither a field with a flag set nor a flags argument", f, (int)(colon - f), f);
 			else if (k == 1)
@@ -2014,7 +2016,7 @@ static void load_features(struct loader *L, json_t *o, struct syscall *sc)
 
 /* ---- probe queries ---- */
 
-static const struct sarg *find_arg(const struct syscall *sc, const char *name)
+const struct sarg *ld_find_arg(const struct syscall *sc, const char *name)
 {
 	for (size_t i = 0; i < sc->nargs; i++)
 		if (!strcmp(sc->args[i].name, name))
@@ -2032,7 +2034,7 @@ static const struct cstruct *query_struct(struct loader *L, json_t *qo, const st
 		lerr(L, "unknown struct '%s'", stn);
 	if (!q->in || L->failed)
 		return st;
-	const struct sarg *a = find_arg(sc, q->in);
+	const struct sarg *a = ld_find_arg(sc, q->in);
 	if (a && !stn)
 		st = a->st;
 	else if (!a && !(sc->st && cstruct_find_field(sc->st, q->in) && stn))
@@ -2178,12 +2180,12 @@ static void load_probe(struct loader *L, json_t *o, struct syscall *sc)
 		sc->probe_refuses = get_strings(L, po, "refuses", "'probe'", &sc->nprobe_refuses);
 		sc->probe_skip_args = get_strings(L, po, "skip_args", "'probe'", &sc->nprobe_skip_args);
 		for (size_t i = 0; i < sc->nprobe_skip_args && !L->failed; i++)
-			if (!find_arg(sc, sc->probe_skip_args[i]))
+			if (!ld_find_arg(sc, sc->probe_skip_args[i]))
 				lerr(L, "'skip_args': %s has no argument '%s'", sc->name, sc->probe_skip_args[i]);
 		load_queries(L, po, sc);
 		for (size_t i = 0; i < sc->nprobe_refuses && !L->failed; i++) {
 			const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
-			if (!colon || feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
+			if (!colon || ld_feature_known(sc, f, (size_t)(colon - f), colon + 1) != 2) {
 				push_key(L, "refuses");
 				push_idx(L, i);
 				lerr(L, "'%s' is not FIELD:FLAG of a flags field or argument of %s", f, sc->name);
@@ -2440,570 +2442,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* ---- a loaded catalogue checked again: what a cache holds must be what the loader makes ----
- * The loader checks the JSON as it reads it; a catalogue mapped back from a cache skips the
- * JSON, so these checks hold it to the same rules (the layout, versions, references, names,
- * enumerations, feature bits). test_dataload holds the fresh load of data/ to them too, so
- * the two stay one set of rules. */
-
-#define CHECK(cond, ...)                                  \
-	do {                                              \
-		if (!(cond)) {                            \
-			sbuf_addf(why, __VA_ARGS__);      \
-			return -1;                        \
-		}                                         \
-	} while (0)
-
-static bool errno_ok(const char *s, bool allow_ok)
-{
-	return !s || (allow_ok && (!strcmp(s, "ok") || !strcmp(s, "ver0"))) || errno_from_name(s) > 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Sorts names (n of them) and says whether no two are equal: n log n, not n squared. */
-static bool sorted_unique(const char **names, size_t n)
-{
-	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_name);
-	for (size_t i = 1; i < n; i++)
-		if (!strcmp(names[i - 1], names[i]))
-			return false;
-	return true;
-}
-
-/* The name member of each of n elements of size elem at arr, sorted; unique or not. */
-static bool unique_members(const void *arr, size_t n, size_t elem, size_t name_off, const char ***sorted)
-{
-	const char **v = xmalloc((n + 1) * sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		memcpy(&v[i], (const char *)arr + i * elem + name_off, sizeof(*v));
-	bool ok = sorted_unique(v, n);
-	if (sorted)
-		*sorted = v;
-	else
-		free(v);
-	return ok;
-}
-#define UNIQUE_NAMES(arr, n, sorted) unique_members((arr), (n), sizeof(*(arr)), offsetof(__typeof__(*(arr)), name), (sorted))
-
-static int check_flagset(const struct flagset *fs, struct sbuf *why)
-{
-	CHECK(fs->name && fs->header && fs->doc && fs->file, "a flag set lacks a name, header or doc");
-	for (size_t i = 0; i < fs->nflags; i++) {
-		const struct flag *f = &fs->flags[i];
-		CHECK(f->name, "flag set '%s': a flag has no name", fs->name);
-		CHECK(fs->kind != FS_BITS || f->value || f->mask, "flag '%s' is 0 in a bit set", f->name);
-	}
-	CHECK(UNIQUE_NAMES(fs->flags, fs->nflags, NULL), "a duplicate flag in '%s'", fs->name);
-	bool vb = !fs->value_mask;
-	for (size_t i = 0; i < fs->nflags; i++)
-		vb |= fs->flags[i].mask && fs->flags[i].value == fs->value_mask;
-	CHECK(vb && (!fs->value_mask || fs->kind == FS_BITS), "'%s': its value bits are not a mask flag of it", fs->name);
-	return 0;
-}
-
-/* No field is named twice, by name or alias (a field may repeat its own name as an alias). */
-static bool fields_unique(const struct cstruct *st)
-{
-	const char **names;
-	bool ok = UNIQUE_NAMES(st->fields, st->nfields, &names);
-	for (size_t i = 0; ok && i < st->nfields; i++)
-		for (size_t k = 0; ok && k < st->fields[i].naliases; k++) {
-			const char *a = st->fields[i].aliases[k];
-			ok = strcmp(a, st->fields[i].name) == 0 || !bsearch(&a, names, st->nfields, sizeof(*names), cmp_name);
-		}
-	free(names);
-	return ok;
-}
-
-static int check_fields(const struct cstruct *st, unsigned *end, unsigned *natural, struct sbuf *why)
-{
-	*end = 0;
-	*natural = 1;
-	for (size_t i = 0; i < st->nfields; i++) {
-		const struct field *f = &st->fields[i];
-		struct field t;
-		CHECK(f->name && f->type_text && parse_ftype(f->type_text, &t), "struct '%s': a field's name or type", st->name);
-		CHECK(t.type == f->type && t.elem_size == f->elem_size && t.count == f->count && t.size == f->size,
-		      "field '%s': the type does not match '%s'", f->name, f->type_text);
-		unsigned align = st->packed ? 1 : f->elem_size;
-		CHECK(f->offset <= 1u << 20, "field '%s': offset %u", f->name, f->offset); /* as the loader: no wrap */
-		CHECK(f->offset == *end && f->offset % align == 0, "field '%s' at %u: not where the previous one ends (%u)",
-		      f->name, f->offset, *end);
-		CHECK(!f->string || f->format == FF_PTR, "field '%s': a string shown as a number", f->name);
-		CHECK(f->direction == FD_DEFAULT || f->direction == FD_IGNORED || (st->direction == FD_INOUT && f->direction <= FD_INOUT),
-		      "field '%s': its direction", f->name);
-		*natural = align > *natural ? align : *natural;
-		*end = f->offset + f->size;
-	}
-	return 0;
-}
-
-static int check_versions(const struct cstruct *st, struct sbuf *why)
-{
-	for (size_t i = 0; i < st->nversions; i++) {
-		const struct sversion *v = &st->versions[i];
-		bool boundary = v->size == st->size;
-		for (size_t k = 0; k < st->nfields; k++)
-			boundary |= st->fields[k].offset + st->fields[k].size == v->size;
-		CHECK(v->size && v->size <= st->size && boundary, "struct '%s': size version %u", st->name, v->size);
-		CHECK(!i || (v->size > st->versions[i - 1].size && v->since >= st->versions[i - 1].since),
-		      "struct '%s': size versions out of order", st->name);
-	}
-	for (size_t i = 0; st->nversions && i < st->nfields; i++) {
-		const struct field *f = &st->fields[i];
-		const struct sversion *cover = NULL;
-		for (size_t k = 0; k < st->nversions && !cover; k++)
-			if (st->versions[k].size >= f->offset + f->size)
-				cover = &st->versions[k];
-		CHECK(cover ? f->since >= cover->since && f->zero : f->reserved, "field '%s' and the size versions", f->name);
-	}
-	return 0;
-}
-
-static int check_struct(const struct catalog *c, const struct cstruct *st, struct sbuf *why)
-{
-	unsigned end, natural;
-	CHECK(st->name && st->header && st->doc && st->file && st->direction >= FD_IN && st->direction <= FD_INOUT && st->nfields,
-	      "a struct lacks a name, header, doc, direction or fields");
-	if (check_fields(st, &end, &natural, why) < 0)
-		return -1;
-	CHECK(fields_unique(st), "a field of struct '%s' is named twice", st->name);
-	for (size_t i = 0; i < st->nfields; i++) {
-		const struct field *f = &st->fields[i];
-		CHECK((!f->shown_if.text || expr_valid_struct(f->shown_if.code, f->shown_if.ncode, c, st)) &&
-			      (!f->written_if.text || expr_valid_struct(f->written_if.code, f->written_if.ncode, c, st)),
-		      "struct '%s': the conditions of field '%s'", st->name, f->name);
-	}
-	for (size_t i = 0; i < st->nview; i++) {
-		const struct strace_item *it = &st->view[i];
-		CHECK((!it->cond.text || expr_valid_struct(it->cond.code, it->cond.ncode, c, st)) &&
-			      it->printer <= decode_printer_count() && (!it->version_name || (it->unknown && st->nversions)),
-		      "struct '%s': strace's view, item '%s'", st->name, it->name);
-	}
-	CHECK(st->align && st->align <= 4096 && !(st->align & (st->align - 1)) && st->align >= natural &&
-		      st->size == (end + st->align - 1) / st->align * st->align,
-	      "struct '%s': size %u, alignment %u", st->name, st->size, st->align);
-	return check_versions(st, why);
-}
-
-static int check_features(const struct syscall *sc, struct sbuf *why)
-{
-	for (size_t i = 0; i < sc->nfeatures; i++) {
-		const char *f = sc->features[i], *colon = strchr(f, ':');
-		bool ok = !strcmp(f, "available") ? i == 0 : colon != NULL;
-		if (ok && colon && !strncmp(f, "size:", 5)) {
-			ok = false;
-			for (size_t k = 0; sc->st && k < sc->st->nversions; k++)
-				ok |= (unsigned)atoi(f + 5) == sc->st->versions[k].size;
-		} else if (ok && colon && strncmp(f, "query:", 6)) {
-			ok = feature_known(sc, f, (size_t)(colon - f), colon + 1) == 2;
-		}
-		CHECK(ok, "%s: feature '%s'", sc->name, f);
-	}
-	const char **v = xmalloc((sc->nfeatures + 1) * sizeof(*v));
-	if (sc->nfeatures)
-		memcpy(v, sc->features, sc->nfeatures * sizeof(*v));
-	bool unique = sorted_unique(v, sc->nfeatures);
-	free(v);
-	CHECK(unique, "%s: a feature named twice", sc->name);
-	for (size_t i = 0; i < sc->nqueries; i++)
-		CHECK(sc->queries[i].name && !sc->queries[i].read != !sc->queries[i].auxv,
-		      "%s: a probe query", sc->name);
-	for (size_t i = 0; i < sc->nprobe_skip_args; i++)
-		CHECK(find_arg(sc, sc->probe_skip_args[i]), "%s: skip_args", sc->name);
-	for (size_t i = 0; i < sc->nprobe_refuses; i++) {
-		const char *f = sc->probe_refuses[i], *colon = strchr(f, ':');
-		CHECK(colon && feature_known(sc, f, (size_t)(colon - f), colon + 1) == 2, "%s: refuses '%s'", sc->name, f);
-	}
-	return 0;
-}
-
-/* A size answer as the loader makes them: an errno number only with SA_ERRNO, VER0 only for size 0. */
-static bool answer_ok(const struct size_answer *a, bool ver0_ok)
-{
-	if ((unsigned)a->kind > SA_ERRNO || (a->kind == SA_VER0 && !ver0_ok))
-		return false;
-	return a->kind == SA_ERRNO ? errno_name(a->err) != NULL : a->err == 0;
-}
-
-static int check_size(const struct syscall *sc, struct sbuf *why)
-{
-	bool named = sc->size_where == SW_ARG || sc->size_where == SW_FIELD || sc->size_where == SW_POINTER, found = false;
-	CHECK(!named || sc->size_name, "%s: the size has no name", sc->name);
-	CHECK(sc->size_bits == 32 || sc->size_bits == 64, "%s: size bits %u", sc->name, sc->size_bits);
-	if (sc->size_where == SW_FIELD)
-		found = sc->st && sc->st->size_field && sc->st->size_field == cstruct_find_field(sc->st, sc->size_name);
-	for (size_t i = 0; (sc->size_where == SW_ARG || sc->size_where == SW_POINTER) && i < sc->nargs; i++)
-		found |= !strcmp(sc->args[i].name, sc->size_name);
-	CHECK(!named || found, "%s: the size '%s' is not there", sc->name, sc->size_name);
-	const struct size_rules *r = &sc->rules;
-	CHECK(answer_ok(&r->zero, true) && answer_ok(&r->below_ver0, false) && (!r->null_errno || errno_name(r->null_errno)) &&
-		      (!r->cap || errno_name(r->cap_errno)) && r->tail <= TAIL_LAST && r->writeback <= WB_LAST &&
-		      r->min <= 1u << 20 && r->cap <= 1u << 30,
-	      "%s: the size rules", sc->name);
-	return 0;
-}
-
-/* A check's errnos: at least one, each an errno, the first errno_name, several only with env. */
-static bool check_errnos_ok(const struct check *ck)
-{
-	if (!ck->errnos || !ck->nerrnos || (ck->nerrnos > 1 && !ck->env) || !ck->errno_name ||
-	    (ck->lookup_parent && !(ck->env & 1u << ENV_PATH)) ||
-	    strcmp(ck->errnos[0], ck->errno_name) || ck->env >> ENV_NKINDS)
-		return false;
-	for (size_t i = 0; i < ck->nerrnos; i++)
-		if (!errno_ok(ck->errnos[i], false))
-			return false;
-	return true;
-}
-
-static int check_checks(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
-{
-	unsigned char seen[CS_LAST + 1] = { 0 };
-	size_t nconds = 0;
-	bool copied = false;
-	for (size_t i = 0; i < sc->nchecks; i++) {
-		const struct check *ck = &sc->checks[i];
-		CHECK(ck->text && ck->source && ck->why && (unsigned)ck->step <= CS_LAST && (!ck->until || ck->until > ck->since) &&
-			      ck->err == (ck->errno_name ? errno_from_name(ck->errno_name) : 0),
-		      "%s: check %zu", sc->name, i + 1);
-		if (ck->step == CS_COND) {
-			CHECK(check_errnos_ok(ck), "%s: check %zu: its errnos or env", sc->name, i + 1);
-			CHECK(ck->errno_name && errno_ok(ck->errno_name, false) && expr_valid(ck->code, ck->ncode, c, sc) &&
-				      !output_field_read(sc, ck->code, ck->ncode) &&
-				      (copied || !syscall_has_size_steps(sc) || !reads_struct(ck->code, ck->ncode, sc)),
-			      "%s: check %zu", sc->name, i + 1);
-			nconds++;
-			continue;
-		}
-		CHECK(syscall_has_size_steps(sc) && check_step_applies(sc, ck->step) && !seen[ck->step] && !ck->ncode &&
-			      (!copied || ck->step == CS_COPY_OUT) && (ck->step != CS_COPY_IN || !seen[CS_COPY_OUT]) &&
-			      !ck->env && (ck->errno_name ? check_errnos_ok(ck) && ck->nerrnos == 1 : !ck->nerrnos),
-		      "%s: step %zu", sc->name, i + 1);
-		seen[ck->step] = 1;
-		copied |= ck->step == CS_COPY_IN;
-	}
-	for (enum check_step s = CS_NULL; syscall_has_size_steps(sc) && s <= CS_LAST; s++)
-		CHECK(seen[s] || !check_step_applies(sc, s), "%s: the step %s is missing", sc->name, check_step_name(s));
-	CHECK(nconds == sc->nconds, "%s: the count of conditions", sc->name);
-	return 0;
-}
-
-static int check_syscall(const struct catalog *c, const struct syscall *sc, struct sbuf *why)
-{
-	CHECK(sc->name && sc->header && sc->prototype && sc->summary && sc->file,
-	      "a syscall lacks a name, kind, header, prototype, summary or safety");
-	CHECK(sc->nr_x86_64 >= -1 && sc->nr_x86_64 < 4096 && sc->nr_aarch64 >= -1 && sc->nr_aarch64 < 4096,
-	      "%s: a syscall number out of range", sc->name);
-	CHECK(!sc->is_ioctl || (sc->ioctl_fd && sc->ioctl_type < 256 && sc->ioctl_nr < 256),
-	      "%s: the ioctl", sc->name);
-	CHECK(sc->st || (sc->kind != SK_EXTENSIBLE && sc->kind != SK_MULTIPLEXER), "%s needs a struct", sc->name);
-	CHECK(sc->direction == FD_DEFAULT || (sc->st && sc->st->direction == FD_INOUT && (sc->direction == FD_IN || sc->direction == FD_OUT)),
-	      "%s: its direction", sc->name);
-	for (size_t i = 0; i < sc->nargs; i++) {
-		CHECK(sc->args[i].name && sc->args[i].type, "%s: an argument lacks a name or type", sc->name);
-		struct sarg typed = sc->args[i];
-		sarg_type(&typed);
-		CHECK(typed.width == sc->args[i].width && typed.is_signed == sc->args[i].is_signed && typed.is_ptr == sc->args[i].is_ptr,
-		      "%s: argument %s's width is not its type's", sc->name, sc->args[i].name);
-	}
-	CHECK(UNIQUE_NAMES(sc->args, sc->nargs, NULL), "%s: an argument named twice", sc->name);
-	for (size_t i = 0; i < sc->nerrors; i++)
-		CHECK(sc->errors[i].errno_name && sc->errors[i].meaning && errno_ok(sc->errors[i].errno_name, false),
-		      "%s: an error", sc->name);
-	for (size_t i = 0; i < sc->nlineage; i++)
-		CHECK(sc->lineage[i].name && sc->lineage[i].why, "%s: a lineage entry", sc->name);
-	for (size_t i = 0; i < sc->nresults; i++)
-		CHECK(sc->results[i].text && sc->results[i].source &&
-			      expr_valid(sc->results[i].code, sc->results[i].ncode, c, sc),
-		      "%s: result %zu", sc->name, i + 1);
-	for (size_t i = 0; i < sc->nfills; i++) {
-		const struct fill_rule *f = &sc->fills[i];
-		const struct cstruct *fst = f->in_arg >= 0 ? (f->in_arg < (int)sc->nargs && f->in_arg < 6 ? sc->args[f->in_arg].st : NULL) :
-					    f->entry ? sc->entries.st : sc->st;
-		CHECK(sc->st && fst && f->field < fst->nfields && (f->in_arg < 0 || !f->entry) && f->text && f->value_text &&
-			      f->source && expr_valid(f->code, f->ncode, c, sc) && expr_valid(f->value_code, f->nvalue_code, c, sc),
-		      "%s: fill %zu", sc->name, i + 1);
-	}
-	CHECK(!sc->entries.st || (sc->entries.name && sc->entries.count_arg >= 0 && sc->entries.count_arg < (int)sc->nargs &&
-				  sc->entries.count_arg < 6 && sc->entries.max && sc->entries.st->size),
-	      "%s: entries", sc->name);
-	for (size_t i = 0; i < sc->neffects; i++) {
-		const struct effect_rule *e = &sc->effects[i];
-		CHECK(e->text && e->signal_text && e->source && e->why && expr_valid(e->code, e->ncode, c, sc) &&
-			      expr_valid(e->signal_code, e->nsignal_code, c, sc),
-		      "%s: effect %zu", sc->name, i + 1);
-	}
-	if (check_size(sc, why) < 0 || check_checks(c, sc, why) < 0)
-		return -1;
-	return check_features(sc, why);
-}
-
-int catalog_check(const struct catalog *c, struct sbuf *why)
-{
-	for (size_t i = 0; i < c->nflagsets; i++)
-		if (check_flagset(&c->flagsets[i], why) < 0)
-			return -1;
-	for (size_t i = 0; i < c->nstructs; i++)
-		if (check_struct(c, &c->structs[i], why) < 0)
-			return -1;
-	for (size_t i = 0; i < c->nsyscalls; i++)
-		if (check_syscall(c, &c->syscalls[i], why) < 0)
-			return -1;
-	CHECK(UNIQUE_NAMES(c->flagsets, c->nflagsets, NULL), "a flag set named twice");
-	CHECK(UNIQUE_NAMES(c->structs, c->nstructs, NULL), "a struct named twice");
-	CHECK(UNIQUE_NAMES(c->syscalls, c->nsyscalls, NULL), "a syscall named twice");
-	return 0;
-}
-
-/* ---- the cache: a parsed catalogue saved as its arena plus a relocation ----
- * Parsing ~200 KB of JSON takes milliseconds; mapping the saved arena back takes
- * microseconds. The key covers the layout of the types, the binary, the directory and every
- * file's identity, so any edit (or another build) parses afresh. A cache is believed only
- * when it is the user's own (cache_read); the checksum covers the header and the arena; and
- * what it holds is relocated with every count, offset and reference checked against the
- * file's length (catalog_relocate), then held to the loader's rules (catalog_check), so a
- * damaged or forged cache is refused instead of followed. */
-
-#define CACHE_MAGIC "XSCCAT2"
-
-struct cache_header {
-	char magic[8];
-	uint64_t key, checksum, used, old_base;
-	struct catalog cat;
-};
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The checksum of the saved arena: FNV-style, a word at a time. */
-static uint64_t checksum(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-	}
-	return fnv(h, b + i, n - i);
-}
-
-/* The checksum of a whole cache file: header (its checksum field as zero) and arena. */
-static uint64_t cache_checksum(const struct cache_header *h, const void *body)
-{
-	struct cache_header z = *h;
-	z.checksum = 0;
-	return checksum(checksum(h->key, &z, sizeof(z)), body, (size_t)h->used);
-}
-
-static uint64_t fnv_stat(uint64_t h, const struct stat *st)
-{
-	h = fnv(h, &st->st_dev, sizeof(st->st_dev));
-	h = fnv(h, &st->st_ino, sizeof(st->st_ino));
-	h = fnv(h, &st->st_size, sizeof(st->st_size));
-	return fnv(h, &st->st_mtim, sizeof(st->st_mtim));
-}
-
-/* The cache file for dir, or NULL when caching is off or there is no cache directory. */
-static char *cache_path(const char *dir)
-{
-	const char *off = getenv("XSC_NO_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (off && *off && strcmp(off, "0"))
-		return NULL;
-	struct sbuf sb = SBUF_INIT;
-	if (xdg && *xdg == '/')
-		sbuf_addf(&sb, "%s/xsc", xdg);
-	else if (home && *home == '/')
-		sbuf_addf(&sb, "%s/.cache/xsc", home);
-	else
-		return NULL;
-	char *real = realpath(dir, NULL);
-	uint64_t h = fnv(0xcbf29ce484222325ULL, real ? real : dir, strlen(real ? real : dir));
-	free(real);
-	sbuf_addf(&sb, "/catalog-%016llx.bin", (unsigned long long)h);
-	return sbuf_detach(&sb);
-}
-
-/* Catalogue caches kept: one per --data directory, about 250 KB each, so a user who tries
- * many directories does not fill the cache directory. */
-#define CATALOG_CACHES_MAX 8
-
-struct cache_ent {
-	char *name;
-	struct timespec mtime;
-};
-
-static int older_first(const void *a, const void *b)
-{
-	const struct timespec *x = &((const struct cache_ent *)a)->mtime, *y = &((const struct cache_ent *)b)->mtime;
-	return x->tv_sec != y->tv_sec ? (x->tv_sec < y->tv_sec ? -1 : 1)
-	     : x->tv_nsec != y->tv_nsec ? (x->tv_nsec < y->tv_nsec ? -1 : 1) : 0;
-}
-
-/* Removes the least recently used catalog-*.bin beside path (regular files only) beyond the newest
- * CATALOG_CACHES_MAX; path was just written, so it is among those kept. */
-static void cache_prune(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	*slash = '\0';
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	struct cache_ent *e = NULL;
-	size_t n = 0, alloc = 0;
-	for (struct dirent *de; d && (de = readdir(d));) {
-		struct stat st;
-		size_t len = strlen(de->d_name);
-		if (strncmp(de->d_name, "catalog-", 8) || len < 12 || strcmp(de->d_name + len - 4, ".bin") ||
-		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		ALLOC_GROW(e, n + 1, alloc);
-		e[n++] = (struct cache_ent){ xstrdup(de->d_name), st.st_mtim };
-	}
-	if (n > CATALOG_CACHES_MAX)
-		qsort(e, n, sizeof(*e), older_first);
-	for (size_t i = 0; i < n; i++) {
-		if (n - i > CATALOG_CACHES_MAX)
-			unlinkat(fd, e[i].name, 0);
-		free(e[i].name);
-	}
-	free(e);
-	if (d)
-		closedir(d);
-	else if (fd >= 0)
-		close(fd);
-	free(dir);
-}
-
-static uint64_t cache_key(char **paths, size_t n)
-{
-	static const size_t layout[] = { sizeof(struct catalog), sizeof(struct syscall), sizeof(struct cstruct),
-		sizeof(struct field), sizeof(struct flagset), sizeof(struct flag), sizeof(struct sarg),
-		sizeof(struct sversion), sizeof(struct serror), sizeof(struct lineage), sizeof(struct check),
-		sizeof(struct expr_insn), 14 /* format version */ };
-	uint64_t h = fnv(0xcbf29ce484222325ULL, layout, sizeof(layout));
-	struct stat st;
-	if (stat("/proc/self/exe", &st) == 0)
-		h = fnv_stat(h, &st);
-	for (size_t i = 0; i < n; i++) {
-		h = fnv(h, paths[i], strlen(paths[i]) + 1);
-		if (stat(paths[i], &st) == 0)
-			h = fnv_stat(h, &st);
-	}
-	return h;
-}
-
-/* The catalogue in a cache file's bytes, or NULL (with why, when it is not merely stale). */
-struct catalog *catalog_from_cache(const void *buf, size_t len, uint64_t key, struct sbuf *why)
-{
-	struct cache_header h;
-	if (len < sizeof(h))
-		return NULL; /* not even a header: an interrupted write, say */
-	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, CACHE_MAGIC, 8) || h.key != key)
-		return NULL; /* another format, build or catalogue: stale, not wrong */
-	if (h.used != len - sizeof(h) || h.used > ARENA_RESERVE || h.used % 16) {
-		sbuf_addf(why, "its length does not match its header");
-		return NULL;
-	}
-	if (h.checksum != cache_checksum(&h, (const char *)buf + sizeof(h))) {
-		sbuf_addf(why, "its checksum does not match");
-		return NULL;
-	}
-	struct catalog *c = xcalloc(1, sizeof(*c));
-	*c = h.cat;
-	memset(&c->arena, 0, sizeof(c->arena));
-	c->dir = NULL;
-	unsigned char *base = h.used ? arena_alloc(&c->arena, (size_t)h.used) : NULL;
-	if (base)
-		memcpy(base, (const char *)buf + sizeof(h), (size_t)h.used);
-	c->arena.used = (size_t)h.used;
-	if (!base || catalog_relocate(c, (ptrdiff_t)((uintptr_t)base - (uintptr_t)h.old_base), base, (size_t)h.used) < 0)
-		sbuf_addf(why, "a count, offset or reference in it points outside it");
-	else if (catalog_check(c, why) == 0)
-		return c;
-	catalog_free(c);
-	return NULL;
-}
-
-/* The bytes of a cache file for c (the caller frees *out). */
-void catalog_to_cache(const struct catalog *c, uint64_t key, void **out, size_t *len)
-{
-	struct cache_header h;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, CACHE_MAGIC, 8);
-	h.key = key;
-	h.used = c->arena.used;
-	h.old_base = (uint64_t)(uintptr_t)c->arena.base;
-	h.cat = *c;
-	memset(&h.cat.arena, 0, sizeof(h.cat.arena));
-	h.cat.dir = NULL;
-	h.checksum = cache_checksum(&h, c->arena.base);
-	*len = sizeof(h) + c->arena.used;
-	*out = xmalloc(*len);
-	memcpy(*out, &h, sizeof(h));
-	memcpy((char *)*out + sizeof(h), c->arena.base, c->arena.used);
-}
-
-void catalog_cache_reseal(void *buf, size_t len)
-{
-	struct cache_header h;
-	if (len < sizeof(h))
-		return;
-	memcpy(&h, buf, sizeof(h));
-	if (h.used > len - sizeof(h))
-		h.used = len - sizeof(h);
-	uint64_t sum = cache_checksum(&h, (const char *)buf + sizeof(h));
-	memcpy((char *)buf + offsetof(struct cache_header, checksum), &sum, sizeof(sum));
-}
-
-static struct catalog *cache_load(const char *path, uint64_t key)
-{
-	char *buf;
-	size_t len;
-	if (!path || safe_cache_read(path, ARENA_RESERVE, &buf, &len) < 0)
-		return NULL;
-	struct sbuf why = SBUF_INIT;
-	struct catalog *c = catalog_from_cache(buf, len, key, &why);
-	if (why.len)
-		warning("ignoring the catalogue cache '%s': %s", path, why.buf);
-	sbuf_release(&why);
-	free(buf);
-	if (c) /* pruning keeps the most recently used, not only the most recently written */
-		utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
-	return c;
-}
-
-static void cache_save(const char *path, uint64_t key, const struct catalog *c)
-{
-	void *out;
-	size_t total;
-	struct sbuf why = SBUF_INIT;
-	if (!path)
-		return;
-	/* a catalogue its own cache would be refused for is not saved: no warning every run
-	 * for a rule the loader and catalog_check disagree on (test_dataload keeps them one) */
-	bool ok = catalog_check(c, &why) == 0;
-	sbuf_release(&why);
-	if (!ok)
-		return;
-	catalog_to_cache(c, key, &out, &total);
-	if (safe_cache_write(path, out, total) == 0) /* best effort: no cache just means parsing */
-		cache_prune(path);
-	free(out);
-}
-
 struct catalog *catalog_load(const char *dir)
 {
 	if (!dir)
@@ -3031,9 +2469,9 @@ struct catalog *catalog_load(const char *dir)
 		qsort(paths, n, sizeof(*paths), cmp_str);
 
 	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
-	char *cpath = n ? cache_path(dir) : NULL;
-	uint64_t key = cpath ? cache_key(paths, n) : 0;
-	struct catalog *c = cache_load(cpath, key);
+	char *cpath = n ? catalog_cache_path(dir) : NULL;
+	uint64_t key = cpath ? catalog_cache_key(paths, n) : 0;
+	struct catalog *c = catalog_cache_load(cpath, key);
 	size_t loaded = 0;
 	if (c)
 		goto done;
@@ -3055,7 +2493,7 @@ struct catalog *catalog_load(const char *dir)
 	}
 	c = load_sources(srcs, n);
 	if (c)
-		cache_save(cpath, key, c);
+		catalog_cache_save(cpath, key, c);
 done:
 	if (c)
 		c->dir = dir;
