@@ -953,6 +953,10 @@ void decode_call_as(struct sbuf *sb, const struct catalog *cat, const struct sys
 			sbuf_addf(sb, " = %ld", o->ret);
 		}
 		decode_uncertainty(sb, cat, o);
+	} else if (o->stage == OS_SIGNALED && o->ret > 0) {
+		/* clone3 returned the new pid to its caller, which that process's exit_signal
+		 * killed afterwards: strace's line ends in the return, its "+++ killed" line follows */
+		sbuf_addf(sb, " = %ld", o->ret);
 	} else {
 		sbuf_adds(sb, " = ?");
 	}

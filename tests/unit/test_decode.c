@@ -139,6 +139,28 @@ static void test_call(void)
 	   "an uncertain simulated answer says what else may happen: %s", sb.buf);
 	o.before = o.after = NULL; /* not the outcome's own: outcome_release must not free them */
 	outcome_release(&o);
+	/* clone3 whose new process's exit_signal killed the caller after the call returned */
+	const struct syscall *c3 = catalog_find_syscall(cat, "clone3");
+	unsigned char ca[88] = { 0 };
+	put64(ca + 32, 1);
+	outcome_init(&o);
+	o.stage = OS_SIGNALED;
+	o.signal = 1;
+	o.ret = 4242;
+	o.args[0] = 0x7f0000002000ULL;
+	o.args[1] = o.size = 88;
+	o.before = o.after = ca;
+	o.len = sizeof(ca);
+	sbuf_reset(&sb);
+	decode_call(&sb, cat, c3, &o, 0);
+	is_str(sb.buf, "clone3({flags=0, exit_signal=SIGHUP, stack=NULL, stack_size=0}, 88) = 4242",
+	       "a caller killed after clone3 returned: the line ends in the return, as strace's");
+	o.ret = 0;
+	sbuf_reset(&sb);
+	decode_call(&sb, cat, c3, &o, 0);
+	ok(strstr(sb.buf, ") = ?") != NULL, "killed with no return known: = ?: %s", sb.buf);
+	o.before = o.after = NULL;
+	outcome_release(&o);
 }
 
 int main(void)
