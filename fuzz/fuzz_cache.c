@@ -54,7 +54,7 @@ static size_t use(const struct catalog *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	diag_set_quiet(true);
+	diag_swap_sink(DIAG_DISCARD);
 	if (!image)
 		load_image();
 	unsigned char *copy = malloc(image_len);

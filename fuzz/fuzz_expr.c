@@ -100,7 +100,7 @@ static void fuzz_one(const struct syscall *sc, const struct cstruct *st, const c
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	diag_set_quiet(true);
+	diag_swap_sink(DIAG_DISCARD);
 	if (!cat) {
 		const char *dir = getenv("XSC_DATA");
 		if (!(cat = catalog_load(dir ? dir : "data")))

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!null || !freopen("/dev/null", "w", stdout))
 			abort();
 	}
-	diag_set_quiet(true);
+	diag_swap_sink(DIAG_DISCARD);
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';

@@ -50,12 +50,19 @@ bool diag_keep_errors(bool keep);
 const struct diag_error *diag_kept(size_t *n);
 void diag_kept_print(size_t from);
 void diag_kept_clear(size_t from);
-/* Fuzzing: count errors but print nothing. */
-bool diag_set_quiet(bool quiet); /* returns the previous setting */
 /* A forked helper (header parsing) hands its messages to its parent instead of printing
  * them: with a sink, err(), usage_err() and warning() pass kind ("", "usage: ", "warning: ")
- * and the formatted message to it and print nothing. NULL prints again. */
+ * and the formatted message to it and print nothing (errors are counted all the same). NULL
+ * prints again. diag_swap_sink returns the sink before, to put back. */
+struct diag_sink {
+	void (*fn)(const char *kind, const char *msg, void *arg);
+	void *arg;
+};
 void diag_set_sink(void (*sink)(const char *kind, const char *msg, void *arg), void *arg);
+struct diag_sink diag_swap_sink(struct diag_sink to);
+/* The sink that drops every message: fuzzing, and a caller for which an error is an answer. */
+void diag_discard(const char *kind, const char *msg, void *arg);
+#define DIAG_DISCARD ((struct diag_sink){ diag_discard, NULL })
 /* The number of errors reported so far (tests and batch mode use it). */
 unsigned long diag_error_count(void);
 #endif

@@ -106,9 +106,9 @@ static char *resource_dir(const char *dir, const char *probe, const char *suffix
 			return sbuf_detach(&p);
 		}
 		if (!i) {
-			bool q = diag_set_quiet(true); /* no default catalogue is no error here */
+			struct diag_sink was = diag_swap_sink(DIAG_DISCARD); /* no default catalogue is no error here */
 			def = catalog_default_dir();
-			diag_set_quiet(q);
+			diag_swap_sink(was);
 		}
 	}
 	sbuf_reset(&p);

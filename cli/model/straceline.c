@@ -406,11 +406,10 @@ static void parse_other_arg(const struct catalog *cat, struct strace_line *l, si
 		len--;
 	char *text = xstrndup(a, a[0] == '"' ? strlen(a) : len);
 	struct value v;
-	bool was = diag_set_quiet(true);
 	if (!strcmp(text, "NULL")) {
 		l->args[i] = 0;
 	} else if (text[0] == '"' || plain_value(text)) {
-		if (value_parse(cat, text[0] == '"' ? NULL : sa->flagset, text, &v) == 0) {
+		if (value_parse_why(cat, text[0] == '"' ? NULL : sa->flagset, text, &v, NULL) == 0) {
 			if (v.kind == VK_STRING && !l->strings[i] && sa->role == AR_PATH)
 				l->strings[i] = xstrndup(v.text, v.text_len);
 			else if (v.kind == VK_INT)
@@ -418,7 +417,6 @@ static void parse_other_arg(const struct catalog *cat, struct strace_line *l, si
 			value_release(&v);
 		}
 	}
-	diag_set_quiet(was);
 	free(text);
 }
 

@@ -449,6 +449,17 @@ fail:
 
 int value_parse(const struct catalog *c, const struct flagset *fs, const char *text, struct value *out)
 {
+	struct sbuf why = SBUF_INIT;
+	int r = value_parse_why(c, fs, text, out, &why);
+	if (r < 0)
+		err("%s", why.buf);
+	sbuf_release(&why);
+	return r;
+}
+
+int value_parse_why(const struct catalog *c, const struct flagset *fs, const char *text, struct value *out,
+		    struct sbuf *why)
+{
 	struct parser P = { .cat = c, .fs = fs, .text = text, .p = text, .msg = SBUF_INIT };
 	memset(out, 0, sizeof(*out));
 	skip(&P);
@@ -472,7 +483,8 @@ int value_parse(const struct catalog *c, const struct flagset *fs, const char *t
 	if (!failed(&P) && *P.p)
 		perr(&P, "unexpected '%c' after the value", *P.p);
 	if (failed(&P)) {
-		err("bad value '%s': column %zu: %s", text, P.errcol, P.msg.buf);
+		if (why)
+			sbuf_addf(why, "bad value '%s': column %zu: %s", text, P.errcol, P.msg.buf);
 		sbuf_release(&P.msg);
 		value_release(out);
 		return -1;

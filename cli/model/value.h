@@ -26,6 +26,10 @@ struct value {
  * On error reports "bad value 'TEXT': …" with a column and an unknown name's nearest match,
  * and returns -1. Release with value_release(). */
 int value_parse(const struct catalog *c, const struct flagset *fs, const char *text, struct value *out);
+/* The same, reporting nothing: what is wrong goes into why (NULL: nowhere), for a caller to
+ * which a value that does not parse is an answer (a strace line's arguments). */
+int value_parse_why(const struct catalog *c, const struct flagset *fs, const char *text, struct value *out,
+		    struct sbuf *why);
 void value_release(struct value *v);
 /* The C type name of an integer value: "int", "unsigned int", "long", "unsigned long", … */
 const char *value_type_name(const struct value *v);

@@ -48,7 +48,7 @@ static int check(const char *text)
 
 static void includes(void)
 {
-	bool was = diag_set_quiet(true);
+	struct diag_sink was = diag_swap_sink(DIAG_DISCARD);
 	ok(check("#include <linux/types.h>\n#include \"missing-xsc.h\"\n") == 0, "system and missing includes pass");
 	ok(check("#include \"/dev/zero\"\n") < 0, "/dev/zero refused");
 	ok(check("  #  include   </dev/null>\n") < 0, "spaces around # and the keyword");
@@ -79,7 +79,7 @@ static void includes(void)
 	ok(check("#define P(x) _Pragma(#x)\n") < 0, "_Pragma without a literal");
 	ok(check("_Pragma(\"pack(1)\")\n#pragma once\n#if __has_include(<linux/types.h>)\n#endif\n") == 0,
 	   "harmless pragmas and __has_include of a system header pass");
-	diag_set_quiet(was);
+	diag_swap_sink(was);
 }
 
 /* The same header through the child and in process: equal exports and findings. */
@@ -92,9 +92,9 @@ static void child_equals_here(const char *path)
 		return;
 	}
 	struct header a, b;
-	bool was = diag_set_quiet(true);
+	struct diag_sink was = diag_swap_sink(DIAG_DISCARD);
 	int ra = header_parse(&a, path, text, len), rb = header_parse_here(&b, path, text, len);
-	diag_set_quiet(was);
+	diag_swap_sink(was);
 	ok(ra == rb, "%s: both parses %s", path, ra ? "fail" : "succeed");
 	if (!ra && !rb) {
 		struct sbuf ja = SBUF_INIT, jb = SBUF_INIT;
@@ -131,10 +131,10 @@ static int confined_can(const char *dir, const char *accepted)
 	sbuf_addf(&p, "%s/scratch", dir);
 	pid_t pid = fork();
 	if (pid == 0) {
-		bool was = diag_set_quiet(true);
+		struct diag_sink was = diag_swap_sink(DIAG_DISCARD);
 		if (hinclude_confine(&f, p.buf, NULL, 0, landlock_usable_abi()) < 0)
 			_exit(64);
-		diag_set_quiet(was);
+		diag_swap_sink(was);
 		static const char *const reads[] = { "accepted.h", "other.h", "fifo" };
 		int bits = 0, fd;
 		for (size_t i = 0; i < ARRAY_SIZE(reads); i++) {
@@ -248,9 +248,9 @@ int main(void)
 	macros_without_clang();
 	includes();
 	confinement();
-	bool was = diag_set_quiet(true);
+	struct diag_sink was = diag_swap_sink(DIAG_DISCARD);
 	bool clang = header_load_clang() == 0;
-	diag_set_quiet(was);
+	diag_swap_sink(was);
 	if (clang) {
 		static const char *const files[] = { "tests/headers/lint/multiplexer.h", "tests/headers/lint/ver_mismatch.h",
 						     "tests/headers/lint/suppressed.h", "tests/headers/diff/clone_v2.h",

@@ -37,7 +37,7 @@ int main(void)
 	unsigned char buf[88], copy[24] = { 7 };
 	struct vw_call c, d;
 	struct sbuf p = SBUF_INIT, q = SBUF_INIT, why = SBUF_INIT;
-	diag_set_quiet(true);
+	diag_swap_sink(DIAG_DISCARD);
 	sample(&c, buf, copy);
 	vw_encode_call(&c, &p);
 	ok(vw_decode_call((unsigned char *)p.buf, p.len, &d) == 0, "a call decodes");
