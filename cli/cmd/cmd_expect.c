@@ -1,6 +1,7 @@
 /* expect: assertions that make scripts and lessons check themselves. */
 #include <string.h>
 #include "cmd/commands.h"
+#include "model/decode.h"
 #include "model/value.h"
 #include "model/xlat.h"
 #include "base/banned.h"
@@ -16,7 +17,7 @@ static int expect_field(struct session *s, int argc, char **argv)
 	if (parse_field_value(s, f, argc, argv, 3, &v) < 0)
 		return -1;
 	struct sbuf got = SBUF_INIT;
-	field_describe(s->cur, f, &got);
+	decode_field_buffer(&got, s->cur, f);
 	int r = 0;
 	if (v.kind == VK_INT) {
 		uint64_t want, have = structbuf_get(s->cur, f);

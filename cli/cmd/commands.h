@@ -100,8 +100,6 @@ struct value;
 const struct field *find_field_or_err(struct session *s, const char *name);
 int parse_field_value(struct session *s, const struct field *f, int argc, char **argv, int from,
 		      struct value *v);
-/* The decoded value of a field, as dump and expect show it (cmd_dump.c). */
-void field_describe(const struct structbuf *b, const struct field *f, struct sbuf *sb);
 
 /* Shared by the design commands (cmd_struct.c): a kernel version argument. */
 int parse_since(const char *text, uint32_t *v);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "model/expr.h"
+#include "model/structbuf.h"
 #include "model/xlat.h"
 #include "base/banned.h"
 
@@ -86,6 +87,64 @@ static void put_bit_numbers(struct sbuf *sb, const struct flagset *fs, uint64_t 
 		}
 	if (v || sb->len == start)
 		sbuf_addf(sb, v ? "%s%#llx" : "%s0", sb->len > start ? "|" : "", (unsigned long long)v);
+}
+
+static bool flagset_has_value(const struct flagset *fs, uint64_t v)
+{
+	for (size_t i = 0; i < fs->nflags; i++)
+		if (fs->flags[i].value == v)
+			return true;
+	return false;
+}
+
+void decode_field_buffer(struct sbuf *sb, const struct structbuf *b, const struct field *f)
+{
+	const struct reloc *r = f->size == 8 ? structbuf_reloc_at(b, f->offset) : NULL;
+	if (r && r->kind == RL_STRING) {
+		sbuf_addch(sb, '"');
+		for (size_t i = 0; i < r->text_len && i < 64; i++) {
+			unsigned char c = (unsigned char)r->text[i];
+			if (c == '"' || c == '\\')
+				sbuf_addf(sb, "\\%c", c);
+			else if (c < 0x20 || c >= 0x7f)
+				sbuf_addf(sb, "\\x%02x", c);
+			else
+				sbuf_addch(sb, c);
+		}
+		sbuf_adds(sb, r->text_len > 64 ? "\"..." : "\"");
+		return;
+	}
+	if (r) {
+		sbuf_addf(sb, "&%s", r->text);
+		return;
+	}
+	if (f->count) {
+		const unsigned char *p = b->data + f->offset;
+		if (mem_all_zero(p, f->size))
+			sbuf_adds(sb, "all zero");
+		else if (f->type == FT_CHAR) {
+			sbuf_addch(sb, '"');
+			for (size_t i = 0; i < f->size && p[i]; i++)
+				sbuf_addf(sb, p[i] >= 0x20 && p[i] < 0x7f ? "%c" : "\\x%02x", p[i]);
+			sbuf_addch(sb, '"');
+		} else {
+			sbuf_adds(sb, "nonzero");
+		}
+		return;
+	}
+	uint64_t v = structbuf_get(b, f);
+	if (f->flagset && f->flagset->kind == FS_ENUM && !v && !flagset_has_value(f->flagset, 0))
+		sbuf_adds(sb, "0"); /* zero is the old behaviour (propagation left as it is), no unknown value */
+	else if (f->flagset) /* decoded as the call line decodes it: O_ACCMODE, never O_WRONLY|O_RDWR */
+		xlat_flags_valued(sb, f->flagset, v);
+	else if (f->format == FF_OCTAL) /* a mode, as strace and chmod write it */
+		sbuf_addf(sb, "%#llo", (unsigned long long)v);
+	else if (ftype_signed(f->type))
+		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+	else if (v >= 256)
+		sbuf_addf(sb, "%llu (%#llx)", (unsigned long long)v, (unsigned long long)v);
+	else
+		sbuf_addf(sb, "%llu", (unsigned long long)v);
 }
 
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)

@@ -12,6 +12,11 @@
 
 /* One field's value as strace shows it. data holds the struct. */
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
+/* One field's value in a buffer of xsc's, as dump and expect show it beside the bytes: what
+ * a pointer field points at by name (&BUFFER, "text"), an array summed up ("all zero"), a
+ * number with its hex, flags as the call line names them. */
+struct structbuf;
+void decode_field_buffer(struct sbuf *sb, const struct structbuf *b, const struct field *f);
 enum {
 	DECODE_VERBOSE = 1, /* strace -v: no abbreviation (statx's fields past stx_size) */
 	DECODE_ENTRY = 2,   /* what the kernel reads, on the call's entry: an out field is left out */
