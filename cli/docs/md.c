@@ -1,7 +1,8 @@
 #include "docs/md.h"
-#include <dlfcn.h>
 #include <stdbool.h>
 #include "base/diag.h"
+#include "base/dynlib.h"
+#include "base/util.h"
 #include "base/banned.h"
 
 static struct mdlib lib;
@@ -10,23 +11,48 @@ static bool loaded, failed;
 #define SONAME_CORE "libcmark-gfm.so." CMARK_GFM_VERSION_STRING
 #define SONAME_EXT "libcmark-gfm-extensions.so." CMARK_GFM_VERSION_STRING
 
-static void *open_one(const char *soname, const char *devname)
-{
-	void *h = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
-	if (!h)
-		h = dlopen(devname, RTLD_NOW | RTLD_GLOBAL);
-	return h;
-}
-
 /* Defined only in make static's binary, which links cmark-gfm in (md_builtin.c). */
 bool md_builtin(struct mdlib *lib) __attribute__((weak));
 
-#define SYM(h, field, name)                                                     \
-	do {                                                                    \
-		*(void **)&lib.field = dlsym((h), (name));                      \
-		if (!lib.field)                                                 \
-			missing = (name);                                       \
-	} while (0)
+static const struct dynlib core_lib = { "cmark-gfm", "libcmark-gfm-extensions0.29.0.gfm.6 (make deps)",
+					(const char *const[]){ SONAME_CORE, "libcmark-gfm.so", NULL }, DYNLIB_GLOBAL };
+static const struct dynlib ext_lib = { "cmark-gfm's extensions", "libcmark-gfm-extensions0.29.0.gfm.6 (make deps)",
+				       (const char *const[]){ SONAME_EXT, "libcmark-gfm-extensions.so", NULL },
+				       DYNLIB_GLOBAL };
+
+static const struct dynlib_sym core_syms[] = {
+	DYNLIB_SYM("cmark_parser_new", lib.parser_new),
+	DYNLIB_SYM("cmark_parser_feed", lib.parser_feed),
+	DYNLIB_SYM("cmark_parser_finish", lib.parser_finish),
+	DYNLIB_SYM("cmark_parser_free", lib.parser_free),
+	DYNLIB_SYM("cmark_parser_attach_syntax_extension", lib.parser_attach_syntax_extension),
+	DYNLIB_SYM("cmark_parser_get_syntax_extensions", lib.parser_get_syntax_extensions),
+	DYNLIB_SYM("cmark_find_syntax_extension", lib.find_syntax_extension),
+	DYNLIB_SYM("cmark_render_html", lib.render_html),
+	DYNLIB_SYM("cmark_render_man", lib.render_man),
+	DYNLIB_SYM("cmark_node_free", lib.node_free),
+	DYNLIB_SYM("cmark_iter_new", lib.iter_new),
+	DYNLIB_SYM("cmark_iter_next", lib.iter_next),
+	DYNLIB_SYM("cmark_iter_get_node", lib.iter_get_node),
+	DYNLIB_SYM("cmark_iter_free", lib.iter_free),
+	DYNLIB_SYM("cmark_node_get_type", lib.node_get_type),
+	DYNLIB_SYM("cmark_node_get_type_string", lib.node_get_type_string),
+	DYNLIB_SYM("cmark_node_get_literal", lib.node_get_literal),
+	DYNLIB_SYM("cmark_node_get_url", lib.node_get_url),
+	DYNLIB_SYM("cmark_node_set_url", lib.node_set_url),
+	DYNLIB_SYM("cmark_node_get_title", lib.node_get_title),
+	DYNLIB_SYM("cmark_node_get_heading_level", lib.node_get_heading_level),
+	DYNLIB_SYM("cmark_node_get_list_type", lib.node_get_list_type),
+	DYNLIB_SYM("cmark_node_get_list_start", lib.node_get_list_start),
+	DYNLIB_SYM("cmark_node_first_child", lib.node_first_child),
+	DYNLIB_SYM("cmark_node_next", lib.node_next),
+	DYNLIB_SYM("cmark_node_parent", lib.node_parent),
+	DYNLIB_SYM("cmark_get_default_mem_allocator", lib.get_default_mem_allocator),
+};
+static const struct dynlib_sym ext_syms[] = {
+	DYNLIB_SYM("cmark_gfm_core_extensions_ensure_registered", lib.ensure_registered),
+	DYNLIB_SYM("cmark_gfm_extensions_get_table_alignments", lib.table_alignments),
+};
 
 const struct mdlib *mdlib_get(void)
 {
@@ -39,47 +65,12 @@ const struct mdlib *mdlib_get(void)
 		loaded = true;
 		return &lib;
 	}
-	void *core = open_one(SONAME_CORE, "libcmark-gfm.so");
-	void *ext = core ? open_one(SONAME_EXT, "libcmark-gfm-extensions.so") : NULL;
-	if (!core || !ext) {
+	void *core = dynlib_open(&core_lib, NULL);
+	void *ext = core ? dynlib_open(&ext_lib, NULL) : NULL;
+	if (!core || !ext || dynlib_resolve(&core_lib, core, core_syms, ARRAY_SIZE(core_syms)) ||
+	    dynlib_resolve(&ext_lib, ext, ext_syms, ARRAY_SIZE(ext_syms))) {
 		failed = true;
-		err("cannot load cmark-gfm (%s): %s; install libcmark-gfm-extensions0.29.0.gfm.6 (make deps)",
-		    core ? SONAME_EXT : SONAME_CORE, dlerror());
-		return NULL;
-	}
-	const char *missing = NULL;
-	SYM(core, parser_new, "cmark_parser_new");
-	SYM(core, parser_feed, "cmark_parser_feed");
-	SYM(core, parser_finish, "cmark_parser_finish");
-	SYM(core, parser_free, "cmark_parser_free");
-	SYM(core, parser_attach_syntax_extension, "cmark_parser_attach_syntax_extension");
-	SYM(core, parser_get_syntax_extensions, "cmark_parser_get_syntax_extensions");
-	SYM(core, find_syntax_extension, "cmark_find_syntax_extension");
-	SYM(core, render_html, "cmark_render_html");
-	SYM(core, render_man, "cmark_render_man");
-	SYM(core, node_free, "cmark_node_free");
-	SYM(core, iter_new, "cmark_iter_new");
-	SYM(core, iter_next, "cmark_iter_next");
-	SYM(core, iter_get_node, "cmark_iter_get_node");
-	SYM(core, iter_free, "cmark_iter_free");
-	SYM(core, node_get_type, "cmark_node_get_type");
-	SYM(core, node_get_type_string, "cmark_node_get_type_string");
-	SYM(core, node_get_literal, "cmark_node_get_literal");
-	SYM(core, node_get_url, "cmark_node_get_url");
-	SYM(core, node_set_url, "cmark_node_set_url");
-	SYM(core, node_get_title, "cmark_node_get_title");
-	SYM(core, node_get_heading_level, "cmark_node_get_heading_level");
-	SYM(core, node_get_list_type, "cmark_node_get_list_type");
-	SYM(core, node_get_list_start, "cmark_node_get_list_start");
-	SYM(core, node_first_child, "cmark_node_first_child");
-	SYM(core, node_next, "cmark_node_next");
-	SYM(core, node_parent, "cmark_node_parent");
-	SYM(core, get_default_mem_allocator, "cmark_get_default_mem_allocator");
-	SYM(ext, ensure_registered, "cmark_gfm_core_extensions_ensure_registered");
-	SYM(ext, table_alignments, "cmark_gfm_extensions_get_table_alignments");
-	if (missing) {
-		failed = true;
-		err("cmark-gfm has no '%s'", missing);
+		err("%s", dynlib_error());
 		return NULL;
 	}
 	lib.ensure_registered();

@@ -1,7 +1,6 @@
 /* fetch: libcurl through dlopen, for URLs; plain files otherwise. See fetch.h. */
 #include "headers/fetch.h"
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 #include <curl/curl.h>
 #include "base/diag.h"
+#include "base/dynlib.h"
 #include "base/sig.h"
 #include "base/util.h"
 #include "base/banned.h"
@@ -29,30 +29,23 @@ static struct {
 	const char *(*easy_strerror)(CURLcode);
 } C;
 
+static const struct dynlib curl_lib = { "libcurl", "libcurl4",
+					 (const char *const[]){ "libcurl.so.4", "libcurl-gnutls.so.4", NULL }, 0 };
+
 static int load_curl(void)
 {
 	if (C.tried)
 		return C.ok ? 0 : err("libcurl is not available (install libcurl4)");
 	C.tried = true;
-	C.lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-	if (!C.lib)
-		C.lib = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
-	if (!C.lib)
-		return err("cannot load libcurl: %s (install libcurl4)", dlerror());
-#define SYM(field, name)                                                                     \
-	do {                                                                                 \
-		*(void **)&C.field = dlsym(C.lib, name);                                     \
-		if (!C.field)                                                                \
-			return err("libcurl lacks '%s'", name);                              \
-	} while (0)
-	SYM(global_init, "curl_global_init");
-	SYM(easy_init, "curl_easy_init");
-	SYM(easy_setopt, "curl_easy_setopt");
-	SYM(easy_perform, "curl_easy_perform");
-	SYM(easy_getinfo, "curl_easy_getinfo");
-	SYM(easy_cleanup, "curl_easy_cleanup");
-	SYM(easy_strerror, "curl_easy_strerror");
-#undef SYM
+	const struct dynlib_sym syms[] = {
+		DYNLIB_SYM("curl_global_init", C.global_init),   DYNLIB_SYM("curl_easy_init", C.easy_init),
+		DYNLIB_SYM("curl_easy_setopt", C.easy_setopt),   DYNLIB_SYM("curl_easy_perform", C.easy_perform),
+		DYNLIB_SYM("curl_easy_getinfo", C.easy_getinfo), DYNLIB_SYM("curl_easy_cleanup", C.easy_cleanup),
+		DYNLIB_SYM("curl_easy_strerror", C.easy_strerror),
+	};
+	C.lib = dynlib_open(&curl_lib, NULL);
+	if (!C.lib || dynlib_resolve(&curl_lib, C.lib, syms, ARRAY_SIZE(syms)))
+		return err("%s", dynlib_error());
 	if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return err("libcurl failed to initialise");
 	C.ok = true;

@@ -12,6 +12,7 @@
 #include <clang-c/Index.h>
 #include "base/out.h"
 #include "base/diag.h"
+#include "base/dynlib.h"
 #include "base/sbuf.h"
 #include "headers/fetch.h"
 #include "headers/hinclude.h"
@@ -85,31 +86,31 @@ static struct {
  * glibc's malloc: under ASan's, each of its large blocks got a fresh mapping, and a parse ran
  * 3.5 times slower. xsc's own code stays under ASan. */
 #ifdef XSC_CLANG_OWN_NAMESPACE
-#define open_clang(path) dlmopen(LM_ID_NEWLM, (path), RTLD_NOW | RTLD_LOCAL)
+#define CLANG_NAMESPACE DYNLIB_OWN_NAMESPACE
 #else
-#define open_clang(path) dlopen((path), RTLD_NOW | RTLD_LOCAL)
+#define CLANG_NAMESPACE 0
 #endif
+
+static const struct dynlib clang_lib = {
+	"libclang", "libclang1-14",
+	(const char *const[]){ "libclang-14.so.1", "libclang.so.1", "libclang-15.so.1", "libclang-16.so.1", "libclang.so",
+			       NULL },
+	CLANG_NAMESPACE
+};
 
 static int load_clang(void)
 {
-	static const char *const names[] = { "libclang-14.so.1", "libclang.so.1", "libclang-15.so.1",
-					     "libclang-16.so.1", "libclang.so" };
 	if (L.tried)
 		return L.ok ? 0 : err("libclang is not available (install libclang1-14)");
 	L.tried = true;
-	const char *e = getenv("XSC_LIBCLANG");
-	if (e && *e)
-		L.lib = open_clang(e);
-	for (size_t i = 0; !L.lib && i < ARRAY_SIZE(names); i++)
-		L.lib = open_clang(names[i]);
-	if (!L.lib)
-		return err("cannot load libclang (libclang-14.so.1 or libclang.so.1; install libclang1-14)");
-#define X(ret, name, args)                                                                    \
-	*(void **)&L.name = dlsym(L.lib, "clang_" #name);                                     \
-	if (!L.name)                                                                          \
-		return err("libclang lacks 'clang_%s'", #name);
-	CLANG_FUNCS(X)
+	static const struct dynlib_sym syms[] = {
+#define X(ret, name, args) DYNLIB_SYM("clang_" #name, L.name),
+		CLANG_FUNCS(X)
 #undef X
+	};
+	L.lib = dynlib_open(&clang_lib, getenv("XSC_LIBCLANG"));
+	if (!L.lib || dynlib_resolve(&clang_lib, L.lib, syms, ARRAY_SIZE(syms)))
+		return err("%s", dynlib_error());
 	L.ok = true;
 	return 0;
 }

@@ -2,6 +2,9 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
+#include "base/dynlib.h"
+#include "base/util.h"
 #include "base/banned.h"
 
 /* The stable parts of libbpf's and the kernel's BTF ABI (linux/btf.h). */
@@ -28,17 +31,18 @@ static bool load(void)
 		return true;
 	if (L.failed)
 		return false;
-	L.lib = dlopen("libbpf.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!L.lib) {
-		L.failed = "libbpf (libbpf1) is not installed";
-		return false;
-	}
-	struct btf *(*load_vmlinux)(void) = (struct btf * (*)(void)) dlsym(L.lib, "btf__load_vmlinux_btf");
-	L.btf_free = (void (*)(struct btf *))dlsym(L.lib, "btf__free");
-	L.find_by_name_kind = (int (*)(const struct btf *, const char *, uint32_t))dlsym(L.lib, "btf__find_by_name_kind");
-	L.type_by_id = (const struct btf_type_hdr *(*)(const struct btf *, uint32_t))dlsym(L.lib, "btf__type_by_id");
-	if (!load_vmlinux || !L.btf_free || !L.find_by_name_kind || !L.type_by_id) {
-		L.failed = "this libbpf lacks the BTF functions";
+	static const char *const files[] = { "libbpf.so.1", NULL };
+	static const struct dynlib libbpf = { "libbpf", "libbpf1", files, 0 };
+	struct btf *(*load_vmlinux)(void);
+	const struct dynlib_sym syms[] = {
+		DYNLIB_SYM("btf__load_vmlinux_btf", load_vmlinux), DYNLIB_SYM("btf__free", L.btf_free),
+		DYNLIB_SYM("btf__find_by_name_kind", L.find_by_name_kind), DYNLIB_SYM("btf__type_by_id", L.type_by_id),
+	};
+	L.lib = dynlib_open(&libbpf, NULL);
+	if (!L.lib || dynlib_resolve(&libbpf, L.lib, syms, ARRAY_SIZE(syms))) {
+		static char reason[512]; /* dynlib_error()'s words, kept past another library's failure */
+		snprintf(reason, sizeof(reason), "%s", dynlib_error());
+		L.failed = reason;
 		return false;
 	}
 	struct btf *b = load_vmlinux();

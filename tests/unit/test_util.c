@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/diag.h"
+#include "base/dynlib.h"
 #include "base/pager.h"
 #include "base/sbuf.h"
 #include "base/util.h"
@@ -154,9 +155,31 @@ static void test_term_wrap(void)
 	}
 }
 
+/* dynlib: a library that is not there and a symbol a library lacks are each one message
+ * naming them; a symbol that is there lands in its slot. */
+static void test_dynlib(void)
+{
+	static const char *const none[] = { "libxsc-no-such-library.so.9", NULL };
+	static const struct dynlib absent = { "libnothing", "nothing-pkg", none, 0 };
+	ok(!dynlib_open(&absent, NULL), "a missing library does not open");
+	ok(!strncmp(dynlib_error(), "cannot load libnothing (libxsc-no-such-library.so.9): ", 54) &&
+	   strstr(dynlib_error(), "; install nothing-pkg"), "and says which and what to install: %s", dynlib_error());
+	static const char *const libc[] = { "libc.so.6", NULL };
+	static const struct dynlib c = { "libc", "libc6", libc, 0 };
+	void *h = dynlib_open(&c, "/nonexistent/libc.so.6"); /* a path given first, the list after it */
+	size_t (*len)(const char *) = NULL;
+	int (*nothing)(void) = NULL;
+	const struct dynlib_sym have[] = { DYNLIB_SYM("strlen", len) };
+	const struct dynlib_sym lack[] = { DYNLIB_SYM("strlen", len), DYNLIB_SYM("xsc_no_such_symbol", nothing) };
+	ok(h && !dynlib_resolve(&c, h, have, 1) && len && len("abc") == 3, "a symbol lands in its slot");
+	ok(h && dynlib_resolve(&c, h, lack, 2) && !strcmp(dynlib_error(), "libc lacks 'xsc_no_such_symbol'"),
+	   "a missing symbol is named: %s", dynlib_error());
+}
+
 int main(void)
 {
 	test_term_wrap();
+	test_dynlib();
 	dist("", "", 3, 0);
 	dist("openat2", "openat2", 3, 0);
 	dist("openat", "openat2", 3, 1);
