@@ -53,10 +53,11 @@ running() { s=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${s#Z}" = "$s" ]; }
 cleanup() {
 	if [ -n "$pids" ]; then
 		kill -TERM $pids 2>/dev/null
-		i=0 left=$pids
-		while [ -n "$left" ] && [ $i -lt 50 ]; do
+		# 5 s of the clock, not 50 turns: each turn's sleep and ps take longer on a loaded machine
+		until=$(($(date +%s) + 5)) left=$pids
+		while [ -n "$left" ] && [ "$(date +%s)" -lt $until ]; do
 			sleep 0.1
-			i=$((i + 1)) still=''
+			still=''
 			for p in $left; do running "$p" && still="$still $p"; done
 			left=$still
 		done

@@ -14,10 +14,11 @@ for t in fuzz_value fuzz_header; do
 	[ -x "$bin/$t" ] || { echo "FAIL $bin/$t is not built (make fuzz-build)"; exit 1; }
 done
 empty() { [ -z "$(ls -A "$XSC_SANDBOX_DIR")" ] || no "$1: left $(ls -A "$XSC_SANDBOX_DIR" | tr '\n' ' ')in the scratch base"; }
-# waits up to 10 s for pid $1 to end
+# waits up to 30 s of the clock for pid $1 to end: the runner's own grace is 5 s, and a
+# machine busy with a whole make test stretches every sleep and ps of its cleanup
 ended() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	until=$(($(date +%s) + 30))
+	while kill -0 "$1" 2>/dev/null && [ "$(date +%s)" -lt $until ]; do sleep 0.1; done
 	! kill -0 "$1" 2>/dev/null
 }
 
