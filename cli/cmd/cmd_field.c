@@ -6,9 +6,9 @@
 #include "teach/design.h"
 #include "base/banned.h"
 
-int cmd_field(struct session *s, int argc, char **argv)
+static int field_add(struct session *s, int argc, char **argv)
 {
-	if (argc < 4 || strcmp(argv[1], "add") || argc % 2)
+	if (argc < 4 || argc % 2)
 		return cmd_usage(s);
 	uint32_t since = 0;
 	const char *zero = NULL, *flagset = NULL;
@@ -39,4 +39,10 @@ int cmd_field(struct session *s, int argc, char **argv)
 		out_text(&s->out, "%s.%s: %s at offset %u, %u bytes; the struct is now %u bytes\n", st->name, f->name,
 			 f->type_text, f->offset, f->size, st->size);
 	return 0;
+}
+
+int cmd_field(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "add", field_add, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }

@@ -5,9 +5,9 @@
 #include "teach/design.h"
 #include "base/banned.h"
 
-int cmd_flag(struct session *s, int argc, char **argv)
+static int flag_add(struct session *s, int argc, char **argv)
 {
-	if ((argc != 4 && argc != 6) || strcmp(argv[1], "add") || (argc == 6 && strcmp(argv[4], "since")))
+	if ((argc != 4 && argc != 6) || (argc == 6 && strcmp(argv[4], "since")))
 		return cmd_usage(s);
 	uint32_t since = 0;
 	if (argc == 6 && parse_since(argv[5], &since) < 0)
@@ -25,4 +25,10 @@ int cmd_flag(struct session *s, int argc, char **argv)
 		return -1;
 	out_text(&s->out, "%s: %s = %#llx\n", design_current_flagset(d), argv[2], (unsigned long long)bits);
 	return 0;
+}
+
+int cmd_flag(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "add", flag_add, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }

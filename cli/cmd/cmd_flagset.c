@@ -4,12 +4,18 @@
 #include "teach/design.h"
 #include "base/banned.h"
 
-int cmd_flagset(struct session *s, int argc, char **argv)
+static int flagset_new(struct session *s, int argc, char **argv)
 {
-	if (argc != 3 || strcmp(argv[1], "new"))
+	if (argc != 3)
 		return cmd_usage(s);
 	if (design_flagset_new(session_design(s), s->cat, argv[2]) < 0)
 		return -1;
 	out_text(&s->out, "designing flag set %s: add flags with 'flag add NAME VALUE'\n", argv[2]);
 	return 0;
+}
+
+int cmd_flagset(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "new", flagset_new, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }

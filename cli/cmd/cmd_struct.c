@@ -13,12 +13,10 @@ int parse_since(const char *text, uint32_t *v)
 	return 0;
 }
 
-int cmd_struct(struct session *s, int argc, char **argv)
+static int struct_new(struct session *s, int argc, char **argv)
 {
 	uint32_t since = 0;
 	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "since")))
-		return cmd_usage(s);
-	if (strcmp(argv[1], "new"))
 		return cmd_usage(s);
 	if (argc == 5 && parse_since(argv[4], &since) < 0)
 		return -1;
@@ -27,4 +25,10 @@ int cmd_struct(struct session *s, int argc, char **argv)
 	out_text(&s->out, "designing struct %s: add fields with 'field add TYPE NAME', publish sizes with 'version add SIZE SINCE'\n",
 		 argv[2]);
 	return 0;
+}
+
+int cmd_struct(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "new", struct_new, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }

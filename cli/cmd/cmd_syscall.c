@@ -4,9 +4,9 @@
 #include "teach/design.h"
 #include "base/banned.h"
 
-int cmd_syscall(struct session *s, int argc, char **argv)
+static int syscall_new(struct session *s, int argc, char **argv)
 {
-	if (argc < 4 || strcmp(argv[1], "new"))
+	if (argc < 4)
 		return cmd_usage(s);
 	const char *st = NULL, *flags = NULL;
 	uint32_t since = 0;
@@ -30,4 +30,10 @@ int cmd_syscall(struct session *s, int argc, char **argv)
 		out_text(&s->out, "%s\n  answered by 'target sim VERSION' (never live); 'export %s DIR' writes it out\n",
 			 sc->prototype, sc->name);
 	return 0;
+}
+
+int cmd_syscall(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "new", syscall_new, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }

@@ -5,9 +5,9 @@
 #include "teach/design.h"
 #include "base/banned.h"
 
-int cmd_version(struct session *s, int argc, char **argv)
+static int version_add(struct session *s, int argc, char **argv)
 {
-	if (argc != 4 || strcmp(argv[1], "add"))
+	if (argc != 4)
 		return cmd_usage(s);
 	char *end;
 	unsigned long size = strtoul(argv[2], &end, 0);
@@ -23,4 +23,10 @@ int cmd_version(struct session *s, int argc, char **argv)
 	if (st && st->nversions)
 		out_text(&s->out, "%s = %u (since %s)\n", st->versions[st->nversions - 1].name, (unsigned)size, argv[3]);
 	return 0;
+}
+
+int cmd_version(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = { { "add", version_add, 0 }, { NULL, NULL, 0 } };
+	return cmd_select(s, verbs, "verb", argc, argv);
 }
