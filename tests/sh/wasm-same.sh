@@ -2,8 +2,9 @@
 # The WebAssembly build (make wasm, issue 29) answers as the native program: every golden
 # transcript of tests/cli that stays under 'target sim' (it has one, never leaves it for
 # 'target live' or 'target vm', and makes no call or probe before it) runs in
-# build/wasm/xsc.wasm under node's WASI (cli/wasm/loader.mjs) and must equal its .out
-# byte for byte, exit status included. The module stays within its budget: 1.5 MiB gzipped.
+# build/wasm/xsc.wasm under node, through the browser console's JavaScript WASI
+# (cli/wasm/loader.mjs, cli/wasm/wasi.js), and must equal its .out byte for byte, exit status
+# included; the one line that says where it ran is this test's summary. The module stays within its budget: 1.5 MiB gzipped.
 set -eu
 . "$top/tests/lib.sh"
 need node "node is missing (make deps installs it)"
