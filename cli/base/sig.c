@@ -136,6 +136,16 @@ static void on_prompt_signal(int sig)
 	prompt_asked = sig;
 }
 
+void sig_default(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(caught) + ARRAY_SIZE(at_prompt); i++) {
+		int sig = i < ARRAY_SIZE(caught) ? caught[i] : at_prompt[i - ARRAY_SIZE(caught)];
+		struct sigaction old;
+		if (sigaction(sig, NULL, &old) == 0 && (old.sa_handler == on_signal || old.sa_handler == on_prompt_signal))
+			signal(sig, SIG_DFL);
+	}
+}
+
 void sig_catch_prompt(bool on)
 {
 	struct sigaction sa;

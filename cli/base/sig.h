@@ -11,6 +11,11 @@
 /* Installs the handlers, without SA_RESTART so that blocking calls return EINTR. A signal
  * ignored when xsc started (nohup, a background job) stays ignored. */
 void sig_install(void);
+/* In a forked child that runs a system call for the user (the sandbox's): the signals
+ * sig_install and sig_catch_prompt catch take their default action again, as in a fresh
+ * process, so that a signal the call brings (clone3's exit_signal) acts as it would there
+ * rather than run xsc's handler. Async-signal-safe. */
+void sig_default(void);
 /* Has SIGINT, SIGTERM or SIGHUP arrived since the last sig_clear()? */
 bool sig_interrupted(void);
 /* SIGTERM or SIGHUP if one arrived (xsc cleans up and leaves), else 0. */

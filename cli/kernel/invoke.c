@@ -405,6 +405,9 @@ static void NORETURN child(const struct call_plan *plan, struct sandbox *box, in
 	const char *step;
 	int e;
 	unsigned timeout_s = (plan->timeout_ms + 999) / 1000;
+	/* xsc's handlers would run under the sandbox's seccomp filter, which kills at their
+	 * first call (getpid): a SIGHUP exit_signal must kill the caller as SIGHUP */
+	sig_default();
 	if ((e = sandbox_enter(box, plan->ns, timeout_s, &step)) || (e = sandbox_confine(box, &wr, &step)) ||
 	    (e = sandbox_landlock(box, plan->unsafe ? 0 : landlock_abi, &step)))
 		goto fail;
