@@ -1,5 +1,5 @@
-# 'kernels': what the data names and what the cache holds, without the network: an empty
-# cache lists every kernel as missing; a manifest whose image is not the size it recorded,
+# 'kernels': what the data names and what the cache holds, without the network, and the
+# accelerator guests get: an empty cache lists every kernel as missing; a manifest whose image is not the size it recorded,
 # or a cache others can write, is not believed; 'kernels fetch' refuses an unknown version.
 set -u
 fail=0
@@ -10,6 +10,8 @@ $XSC $D kernels >out 2>err || { echo "FAIL kernels: exit $?"; cat err; fail=1; }
 for v in 5.10 6.1 6.12 6.18 7.3; do
 	grep -q "^$v .* missing$" out || { echo "FAIL kernels: $v is not listed as missing"; cat out; fail=1; }
 done
+# it says which accelerator guests get: KVM, or TCG with the first thing KVM lacks here
+grep -q '^guests run with \(KVM\|software emulation (TCG): [a-z/]\)' out || { echo "FAIL kernels: no accelerator line"; cat out; fail=1; }
 # a forged manifest: the image is not the size recorded
 mkdir -m 700 kcache/6.1
 printf 'not a kernel' >kcache/6.1/vmlinuz
