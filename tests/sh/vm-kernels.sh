@@ -1,6 +1,7 @@
 # 'kernels': what the data names and what the cache holds, without the network, and the
-# accelerator guests get: an empty cache lists every kernel as missing; a manifest whose image is not the size it recorded,
-# or a cache others can write, is not believed; 'kernels fetch' refuses an unknown version.
+# accelerator guests get: an empty cache lists every kernel as missing; a manifest whose
+# image is not the size it recorded, or a cache others can write, is not believed; 'kernels
+# fetch' refuses an unknown version.
 set -u
 fail=0
 D="--data $top/data"
