@@ -82,6 +82,16 @@ NOT_MEMBERS = {
     "bpf_prog_load_flags": ("BPF_F_", "BPF_F_* names the flags of many bpf commands (attach, query, map and link flags); "
                             "the set holds BPF_PROG_LOAD's prog_flags"),
     "capabilities": ("CAP_", "CAP_LAST_CAP and the CAP_TO_INDEX/CAP_TO_MASK helpers are not capabilities"),
+    "ptrace_requests": ("PTRACE_", "the set holds the ptrace requests that carry a size-versioned struct; "
+                        "the others, the PTRACE_O_/EVENT_ options and events are not its members"),
+    "tcp_sockopts": ("TCP_", "the set holds the size-versioned TCP options; the others take an int or a "
+                     "fixed struct, and TCP_MSS_*, TCP_REPAIR_ON/OFF are values, not options"),
+    "seccomp_ops": ("SECCOMP_", "SECCOMP_* also names the modes, filter flags, return actions and notify "
+                    "flags; the set holds seccomp(2)'s operations (SECCOMP_SET_MODE_*, SECCOMP_GET_*)"),
+    "prctl_mm_options": ("PR_SET_MM", "PR_SET_MM_* are PR_SET_MM's second argument, not prctl options"),
+    "name_to_handle_flags": ("AT_", "AT_* names the flags of many calls; each set holds one call's"),
+    "fscrypt_ioctls": ("FS_IOC_GET_ENCRYPTION_POLICY", "FS_IOC_GET_ENCRYPTION_POLICY takes the fixed "
+                       "struct fscrypt_policy_v1; the set holds the _EX ioctl, whose struct carries a size"),
     "LIVEUPDATE_IOCTL_TYPE": "the live-update ioctls' type byte, not a request",
     "LIVEUPDATE_SESSION_NAME_LENGTH": "the length of a session's name, not a request",
     "O_ACCMODE": "a mask of the access modes, not a flag",
@@ -109,7 +119,7 @@ def missing_flags(cat, ref, V, bad):
 
 
 def load_ref(dirname):
-    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None, "groups": []}
+    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None, "groups": [], "dir": dirname}
     src = os.path.join(dirname, "source")
     if os.path.exists(src):  # "linux-source-6.1 6.1.192 (Debian 6.1.192-3)"
         ref["full"] = kv(open(src).read().split()[1])
@@ -126,6 +136,20 @@ def load_ref(dirname):
                 ref["macros"].setdefault(f["name"], num(f["value"]))
             ref["groups"].append([f["name"] for f in fs["flags"]])
     return ref
+
+
+def header_define(ref, header, name):
+    """NAME's integer value from '#define NAME n' in V's installed header, or None: 'xsc import'
+    pairs a *_SIZE_VERn macro with its struct by name, and some names do not pair
+    (LBMD_SIZE_VER0 of struct logical_block_metadata_cap)"""
+    path = os.path.join(ref["dir"], "usr", "include", header)
+    if not os.path.exists(path):
+        return None
+    m = re.search(r"^#define\s+%s\s+(\w+)\s*$" % re.escape(name), open(path).read(), re.M)
+    try:
+        return num(m.group(1)) if m else None
+    except ValueError:
+        return None
 
 
 def fields_of(hs):
@@ -196,7 +220,9 @@ def check_struct(V, vk, cs, hs, ref, bad):
             continue
         # spare space: its names and extents move as fields take it over (statx's __spare1 of
         # 6.12 is stx_dio_read_offset_align of 6.14)
-        if "reserved" in n or "spare" in n or n.startswith("__"):
+        # (io_uring_buf_reg's pad of 6.1 is flags from 6.4; ptrace_syscall_info's pad[3] of 6.12
+        # is reserved and flags from 6.16)
+        if "reserved" in n or "spare" in n or n.startswith(("__", "pad")):
             if any(a < hi and lo < b for a, b, _ in covered + spans):
                 continue
         bad("%s: the %s headers have member %s (at %d, %d bytes) that the catalogue lacks or dates later" % (name, V, n, lo, hi - lo))
@@ -211,6 +237,8 @@ def check_struct(V, vk, cs, hs, ref, bad):
         if not v.get("name"):
             continue
         hsz = ref["versions"].get(v["name"], ref["macros"].get(v["name"]))
+        if hsz is None:
+            hsz = header_define(ref, cs["header"], v["name"])
         if hsz is None:
             if not later(v, vk, ref["full"]) and not v.get("internal"):
                 bad("%s: %s (%d, since %s) is not defined in the %s headers (a kernel-internal name? say so with \"internal\")" % (name, v["name"], v["size"], v["since"], V))
