@@ -1,5 +1,6 @@
 #include <string.h>
 #include "cmd/commands.h"
+#include "model/describe.h"
 #include "model/errtable.h"
 #include "model/kver.h"
 #include "model/xlat.h"
@@ -142,35 +143,67 @@ static void show_struct(struct out *o, const struct cstruct *st)
 	out_end(o);
 }
 
-static void size_sentence(struct sbuf *sb, const struct syscall *sc)
+/* The size rules as one line of text, from the items the reference renders too. */
+static void size_sentence(struct sbuf *sb, const struct describe *d)
 {
-	const struct size_rules *r = &sc->rules;
 	char kv[16];
-	switch (sc->size_where) {
-	case SW_ARG: sbuf_addf(sb, "argument '%s' (%u-bit)", sc->size_name, sc->size_bits); break;
-	case SW_FIELD: sbuf_addf(sb, "field '%s' inside the struct (%u-bit)", sc->size_name, sc->size_bits); break;
-	case SW_IOCTL: sbuf_adds(sb, "encoded in the ioctl number (_IOC_SIZE)"); break;
-	case SW_POINTER: sbuf_addf(sb, "in/out through the pointer '%s'", sc->size_name); break;
-	case SW_NONE: sbuf_adds(sb, "none: the struct has a fixed size"); return;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct describe_item *it = &d->items[i];
+		switch (it->rule) {
+		case DR_WHERE:
+			switch ((enum size_where)it->kind) {
+			case SW_ARG: sbuf_addf(sb, "argument '%s' (%u-bit)", it->value, (unsigned)it->num); break;
+			case SW_FIELD: sbuf_addf(sb, "field '%s' inside the struct (%u-bit)", it->value, (unsigned)it->num); break;
+			case SW_IOCTL: sbuf_adds(sb, "encoded in the ioctl number (_IOC_SIZE)"); break;
+			case SW_POINTER: sbuf_addf(sb, "in/out through the pointer '%s'", it->value); break;
+			case SW_NONE: sbuf_adds(sb, "none: the struct has a fixed size"); break;
+			}
+			break;
+		case DR_ZERO: sbuf_addf(sb, "; size 0: %s", it->kind == SA_VER0 ? "taken as VER0" : it->value); break;
+		case DR_BELOW_VER0: sbuf_addf(sb, "; below the first version: %s", it->value); break;
+		case DR_MIN: sbuf_addf(sb, "; minimum %llu", (unsigned long long)it->num); break;
+		case DR_CAP:
+			sbuf_addf(sb, "; above %llu: %s", (unsigned long long)it->num, it->value);
+			if (it->since)
+				sbuf_addf(sb, " (since %s)", kver_str(it->since, kv));
+			break;
+		case DR_TAIL:
+			sbuf_addf(sb, "; bytes past the kernel's size: %s",
+				  it->kind == TAIL_E2BIG ? "must be zero, else E2BIG" : it->value);
+			break;
+		case DR_WRITEBACK:
+			if (it->kind != WB_NONE)
+				sbuf_addf(sb, "; write-back: %s", it->value);
+			break;
+		case DR_ORDER: /* the reference's; too long for the one line */
+		case DR_NRULES: break;
+		}
 	}
-	if (!sc->has_rules)
-		return;
-	if (r->zero.kind != SA_UNSAID)
-		sbuf_addf(sb, "; size 0: %s", r->zero.kind == SA_VER0 ? "taken as VER0" : size_answer_name(&r->zero));
-	if (r->below_ver0.kind != SA_UNSAID)
-		sbuf_addf(sb, "; below the first version: %s", size_answer_name(&r->below_ver0));
-	if (r->min)
-		sbuf_addf(sb, "; minimum %u", r->min);
-	if (r->cap) {
-		sbuf_addf(sb, "; above %llu: %s", (unsigned long long)r->cap, errno_name(r->cap_errno));
-		if (r->cap_since)
-			sbuf_addf(sb, " (since %s)", kver_str(r->cap_since, kv));
+}
+
+/* The same items in JSON: each rule with its words and its answer. */
+static void size_items_json(struct out *o, const struct describe *d)
+{
+	char kv[16];
+	out_arr(o, "size_rules");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct describe_item *it = &d->items[i];
+		out_obj(o, NULL);
+		out_str(o, "rule", it->key);
+		out_str(o, "label", it->label);
+		out_str(o, "value", it->rule == DR_WHERE && it->kind == SW_NONE ? size_where_name(SW_NONE) : it->value);
+		if (it->rule == DR_MIN || it->rule == DR_CAP)
+			out_u64(o, "bytes", it->num);
+		if (it->rule == DR_WHERE) {
+			out_str(o, "where", size_where_name((enum size_where)it->kind));
+			if (it->kind == SW_ARG || it->kind == SW_FIELD)
+				out_u64(o, "bits", it->num);
+		}
+		if (it->rule == DR_CAP)
+			out_str(o, "since", it->since ? kver_str(it->since, kv) : NULL);
+		out_end(o);
 	}
-	if (r->tail != TAIL_UNSAID)
-		sbuf_addf(sb, "; bytes past the kernel's size: %s",
-			  r->tail == TAIL_E2BIG ? "must be zero, else E2BIG" : size_tail_name(r->tail));
-	if (r->writeback != WB_NONE)
-		sbuf_addf(sb, "; write-back: %s", size_writeback_name(r->writeback));
+	out_end(o);
 }
 
 /* An env check's errnos and what it depends on. */
@@ -321,15 +354,18 @@ static void show_args(struct out *o, const struct syscall *sc)
 static void show_size(struct out *o, const struct syscall *sc)
 {
 	char kv[16];
+	struct describe d;
+	describe_size(sc, &d);
 	struct sbuf sz = SBUF_INIT;
-	size_sentence(&sz, sc);
+	size_sentence(&sz, &d);
 	out_text(o, "size: %s\n", sz.buf);
 	sbuf_release(&sz);
+	size_items_json(o, &d);
 	if (sc->size_where == SW_ARG)
 		out_str(o, "size_arg", sc->size_name);
 	else if (sc->size_where == SW_FIELD)
 		out_str(o, "size_field", sc->size_name);
-	out_str(o, "size_where", (const char *[]){ "arg", "field", "ioctl", "pointer", "none" }[sc->size_where]);
+	out_str(o, "size_where", size_where_name(sc->size_where));
 	if (!sc->has_rules)
 		return;
 	const struct size_rules *r = &sc->rules;

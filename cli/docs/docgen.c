@@ -5,6 +5,7 @@
 #include "base/diag.h"
 #include "kernel/probe.h"
 #include "model/census.h"
+#include "model/describe.h"
 #include "model/errtable.h"
 #include "model/kver.h"
 #include "model/xlat.h"
@@ -291,92 +292,84 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 	}
 }
 
-/* The bullet saying where the caller puts the struct's size; false when there is none. */
-static bool size_where(struct sbuf *sb, const struct syscall *sc)
+/* The bullet saying where the caller puts the struct's size. */
+static void size_where(struct sbuf *sb, const struct describe_item *it)
 {
-	sbuf_adds(sb, "- **Where the size travels:** ");
-	switch (sc->size_where) {
+	switch ((enum size_where)it->kind) {
 	case SW_ARG:
 		sbuf_adds(sb, "a separate argument, ");
-		md_code(sb, sc->size_name, false);
-		sbuf_addf(sb, " (%u-bit). The kernel reads the struct once, with its size already known.\n", sc->size_bits);
+		md_code(sb, it->value, false);
+		sbuf_addf(sb, " (%u-bit). The kernel reads the struct once, with its size already known.\n", (unsigned)it->num);
 		break;
 	case SW_FIELD:
 		sbuf_adds(sb, "inside the struct, in field ");
-		md_code(sb, sc->size_name, false);
+		md_code(sb, it->value, false);
 		sbuf_addf(sb, " (%u-bit). The kernel reads the size first and then the struct: two fetches from user "
 			      "memory (see the guide on [the double fetch](../../guide/size-and-versions.md#where-the-size-lives)).\n",
-			  sc->size_bits);
+			  (unsigned)it->num);
 		break;
 	case SW_IOCTL: sbuf_adds(sb, "encoded in the ioctl request number (`_IOC_SIZE`).\n"); break;
 	case SW_POINTER:
 		sbuf_adds(sb, "in and out through the pointer ");
-		md_code(sb, sc->size_name, false);
+		md_code(sb, it->value, false);
 		sbuf_adds(sb, ".\n");
 		break;
-	case SW_NONE: sbuf_adds(sb, "nowhere: the struct has a fixed size.\n"); return false;
+	case SW_NONE: sbuf_adds(sb, "nowhere: the struct has a fixed size.\n"); break;
 	}
-	return true;
 }
 
+/* The words after a rule's label; the answer in code, as the catalogue spells it. */
+static void size_rule(struct sbuf *sb, const struct describe_item *it)
+{
+	static const char *const writeback[] = {
+		[WB_NONE] = "none; the kernel writes nothing back about the size.\n",
+		[WB_SIZE_ON_E2BIG] = "on `E2BIG` the kernel writes its own size into the size field, so the caller learns "
+				     "what the kernel knows.\n",
+		[WB_SIZE_ON_SUCCESS] = "on success the kernel writes the size it used.\n",
+		[WB_REQUIRED_SIZE] = "on `E2BIG` the kernel writes the size it needs through the size pointer.\n",
+	};
+	char b[16];
+	switch (it->rule) {
+	case DR_WHERE: size_where(sb, it); return;
+	case DR_MIN: sbuf_addf(sb, "%llu bytes.\n", (unsigned long long)it->num); return;
+	case DR_CAP:
+		sbuf_addf(sb, "%llu bytes; more is `%s`", (unsigned long long)it->num, it->value);
+		if (it->since)
+			sbuf_addf(sb, " (the cap exists `since %s`)", kv(it->since, b));
+		sbuf_adds(sb, ".\n");
+		return;
+	case DR_WRITEBACK: sbuf_adds(sb, writeback[it->kind]); return;
+	case DR_ORDER:
+		md_text(sb, it->value);
+		sbuf_adds(sb, "\n");
+		return;
+	case DR_ZERO:
+		if (it->kind == SA_VER0) {
+			sbuf_adds(sb, "taken as the first version (VER0).\n");
+			return;
+		}
+		break;
+	case DR_TAIL:
+		if (it->kind == TAIL_E2BIG) {
+			sbuf_adds(sb, "must all be zero, else `E2BIG`.\n");
+			return;
+		}
+		break;
+	case DR_BELOW_VER0:
+	case DR_NRULES: break;
+	}
+	md_code(sb, it->value, false);
+	sbuf_adds(sb, ".\n");
+}
+
+/* The size rules as bullets, from the items `show` renders too. */
 static void size_rules(struct sbuf *sb, const struct syscall *sc)
 {
-	const struct size_rules *r = &sc->rules;
-	char b[16];
-	if (!size_where(sb, sc) || !sc->has_rules)
-		return;
-	if (r->zero.kind != SA_UNSAID) {
-		sbuf_adds(sb, "- **Size 0:** ");
-		if (r->zero.kind == SA_VER0)
-			sbuf_adds(sb, "taken as the first version (VER0).\n");
-		else {
-			md_code(sb, size_answer_name(&r->zero), false);
-			sbuf_adds(sb, ".\n");
-		}
-	}
-	if (r->below_ver0.kind != SA_UNSAID) {
-		sbuf_adds(sb, "- **Below the first published size:** ");
-		md_code(sb, size_answer_name(&r->below_ver0), false);
-		sbuf_adds(sb, ".\n");
-	}
-	if (r->min)
-		sbuf_addf(sb, "- **Smallest size accepted:** %u bytes.\n", r->min);
-	if (r->cap) {
-		sbuf_addf(sb, "- **Largest size accepted:** %llu bytes; more is `%s`", (unsigned long long)r->cap,
-			  errno_name(r->cap_errno));
-		if (r->cap_since)
-			sbuf_addf(sb, " (the cap exists `since %s`)", kv(r->cap_since, b));
-		sbuf_adds(sb, ".\n");
-	}
-	if (r->tail != TAIL_UNSAID) {
-		sbuf_adds(sb, "- **Bytes past the kernel's size:** ");
-		if (r->tail == TAIL_E2BIG)
-			sbuf_adds(sb, "must all be zero, else `E2BIG`.\n");
-		else {
-			md_code(sb, size_tail_name(r->tail), false);
-			sbuf_adds(sb, ".\n");
-		}
-	}
-	sbuf_adds(sb, "- **Write-back:** ");
-	switch (r->writeback) {
-	case WB_NONE:
-		sbuf_adds(sb, "none; the kernel writes nothing back about the size.\n");
-		break;
-	case WB_SIZE_ON_E2BIG:
-		sbuf_adds(sb, "on `E2BIG` the kernel writes its own size into the size field, so the caller learns "
-			      "what the kernel knows.\n");
-		break;
-	case WB_SIZE_ON_SUCCESS:
-		sbuf_adds(sb, "on success the kernel writes the size it used.\n");
-		break;
-	case WB_REQUIRED_SIZE:
-		sbuf_adds(sb, "on `E2BIG` the kernel writes the size it needs through the size pointer.\n");
-		break;
-	}
-	if (r->check_order) {
-		sbuf_adds(sb, "- **Order of the checks:** ");
-		md_text(sb, r->check_order);
-		sbuf_adds(sb, "\n");
+	struct describe d;
+	describe_size(sc, &d);
+	for (size_t i = 0; i < d.n; i++) {
+		sbuf_addf(sb, "- **%s:** ", d.items[i].label);
+		size_rule(sb, &d.items[i]);
 	}
 }
 
