@@ -418,7 +418,7 @@ WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/out
 	      cli/headers/hchild.c cli/headers/header.c cli/headers/hcatalog.c cli/headers/hmacro.c cli/headers/hinclude.c \
 	      cli/base/dynlib.c cli/docs/md.c cli/docs/site.c \
 	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
-WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c
+WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c cli/wasm/errno.c
 WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)
 JANSSON    := $(WASM)/jansson-2.14/src
 JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_seed.o load.o memory.o \

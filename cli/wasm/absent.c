@@ -38,7 +38,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old) { (vo
 
 /* A file of its own, made with O_EXCL, for write_file_atomic (the catalogue's cache): names
  * from a counter, as no other process shares this file system. Any failure tries the next
- * name: errno from WASI's libc is WASI's number, not the Linux one EEXIST stands for here. */
+ * name. */
 int mkstemp(char *tmpl)
 {
 	static unsigned seq;
@@ -99,9 +99,9 @@ pid_t getppid(void) { return 1; }
 int kill(pid_t pid, int sig) { (void)pid; (void)sig; return absent(); }
 const char *sigabbrev_np(int sig) { (void)sig; return NULL; }
 
-/* strerror for Linux's errno numbers (cli/wasm/compat.h): WASI's libc numbers them its own way */
-#undef strerror
-char *xsc_strerror(int e)
+/* strerror for Linux's errno numbers (cli/wasm/compat.h): WASI's libc numbers them its own way.
+ * Named as libc's, so wasi-libc's printf (%m) and perror call this one too. */
+char *strerror(int e)
 {
 	static const char *const text[] = {
 #include <linux-strerror.h>
