@@ -39,7 +39,7 @@ if (wasi.exports.xsc_console_start(wasi.cstring('/top/data')) !== 0)
 	throw new Error('the catalogue did not load in the module');
 const cache = {};
 const dir = wasi.fs.walk(wasi.fs.root, 'home/.cache/xsc');
-for (const [name, node] of dir && dir.node ? dir.node.entries : [])
+for (const [name, node] of dir && typeof dir === 'object' && dir.node ? dir.node.entries : [])
 	cache[name] = Buffer.from(node.data).toString('base64');
 if (!Object.keys(cache).length)
 	throw new Error('the module wrote no catalogue cache');

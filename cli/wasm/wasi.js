@@ -37,16 +37,19 @@
     }
   }
   /* the node at path below d: { node, parent, name } (node null when only the parent is) */
+  /* The node a path names (null if its last component is missing), or, when a directory on
+   * the way is not one, the errno Linux's path walk gives (fs/namei.c link_path_walk): ENOENT
+   * for a component that is missing, ENOTDIR for one that is not a directory. */
   Fs.prototype.walk = function (d, path) {
     var parts = path.split("/").filter(function (p) { return p && p !== "."; });
     var stack = [d], parent = null, name = "";
     for (var i = 0; i < parts.length; i++) {
       var cur = stack[stack.length - 1];
-      if (!cur || cur.kind !== FT.DIR) return null;
+      if (!cur) return E.NOENT;
+      if (cur.kind !== FT.DIR) return E.NOTDIR;
       if (parts[i] === "..") { if (stack.length > 1) stack.pop(); continue; }
       parent = cur; name = parts[i];
       stack.push(cur.entries.get(parts[i]) || null);
-      if (!stack[stack.length - 1] && i < parts.length - 1) return null;
     }
     return { node: stack[stack.length - 1], parent: parent, name: name };
   };
@@ -255,7 +258,7 @@
         var f = self.fd(fd);
         if (!f || !f.node || f.node.kind !== FT.DIR) return E.BADF;
         var w2 = self.fs.walk(f.node, self.str(p, plen));
-        if (!w2) return E.NOENT;
+        if (typeof w2 === "number") return w2;
         var node = w2.node;
         if (node && (oflags & O.CREAT) && (oflags & O.EXCL)) return E.EXIST;
         if (!node) {
@@ -273,7 +276,7 @@
         var f = self.fd(fd);
         if (!f || !f.node) return E.BADF;
         var w2 = self.fs.walk(f.node, self.str(p, plen));
-        if (!w2) return E.NOTDIR;
+        if (typeof w2 === "number") return w2;
         return w2.node ? filestat(self, w2.node, ptr) : E.NOENT;
       },
       path_filestat_set_times: function () { return E.SUCCESS; },
@@ -281,23 +284,26 @@
         var f = self.fd(fd);
         if (!f || !f.node) return E.BADF;
         var w2 = self.fs.walk(f.node, self.str(p, plen));
-        if (!w2 || !w2.parent) return E.NOENT;
+        if (typeof w2 === "number") return w2;
+        if (!w2.parent) return E.NOENT;
         if (w2.node) return E.EXIST;
         w2.parent.entries.set(w2.name, dir());
         return E.SUCCESS;
       },
       path_readlink: function () { return E.INVAL; },
       path_remove_directory: function (fd, p, plen) {
-        var f = self.fd(fd), w2 = f && f.node ? self.fs.walk(f.node, self.str(p, plen)) : null;
-        if (!w2 || !w2.node) return E.NOENT;
+        var f = self.fd(fd), w2 = f && f.node ? self.fs.walk(f.node, self.str(p, plen)) : E.BADF;
+        if (typeof w2 === "number") return w2;
+        if (!w2.node) return E.NOENT;
         if (w2.node.kind !== FT.DIR) return E.NOTDIR;
         if (w2.node.entries.size) return E.NOTEMPTY;
         w2.parent.entries.delete(w2.name);
         return E.SUCCESS;
       },
       path_unlink_file: function (fd, p, plen) {
-        var f = self.fd(fd), w2 = f && f.node ? self.fs.walk(f.node, self.str(p, plen)) : null;
-        if (!w2 || !w2.node) return E.NOENT;
+        var f = self.fd(fd), w2 = f && f.node ? self.fs.walk(f.node, self.str(p, plen)) : E.BADF;
+        if (typeof w2 === "number") return w2;
+        if (!w2.node) return E.NOENT;
         if (w2.node.kind === FT.DIR) return E.ISDIR;
         w2.parent.entries.delete(w2.name);
         return E.SUCCESS;
@@ -306,7 +312,9 @@
         var a = self.fd(fd), b = self.fd(fd2);
         if (!a || !b || !a.node || !b.node) return E.BADF;
         var from = self.fs.walk(a.node, self.str(p, plen)), to = self.fs.walk(b.node, self.str(q, qlen));
-        if (!from || !from.node || !to || !to.parent) return E.NOENT;
+        if (typeof from === "number") return from;
+        if (typeof to === "number") return to;
+        if (!from.node || !to.parent) return E.NOENT;
         from.parent.entries.delete(from.name);
         to.parent.entries.set(to.name, from.node);
         return E.SUCCESS;
