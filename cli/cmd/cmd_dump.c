@@ -184,7 +184,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 	size_t shown = b->size < b->len ? (size_t)b->size : b->len;
 	if (shown < st->size)
 		shown = st->size;
-	enum fdir way = b->sc && b->sc->st == st && b->sc->direction != FD_DEFAULT ? b->sc->direction : st->direction;
+	enum fdir way = struct_direction(b->sc, st);
 	out_obj(o, NULL);
 	dump_head(o, b, ksize, way);
 	out_arr(o, "fields");

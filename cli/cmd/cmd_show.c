@@ -16,26 +16,21 @@ static void show_provenance(struct out *o, const struct provenance *pv)
 
 static void show_flagset_entries(struct out *o, const struct flagset *fs)
 {
-	char kv[16];
+	char kv[16], v[24];
 	out_arr(o, "flags");
 	for (size_t i = 0; i < fs->nflags; i++) {
 		const struct flag *f = &fs->flags[i];
-		struct sbuf v = SBUF_INIT;
-		if (fs->kind == FS_ENUM && (int64_t)f->value < 0)
-			sbuf_addf(&v, "%lld", (long long)(int64_t)f->value);
-		else
-			sbuf_addf(&v, "%#llx", (unsigned long long)f->value);
-		out_text(o, "    %-36s %-20s %-8s %s%s\n", f->name, v.buf, kver_str(f->since, kv), f->doc ? f->doc : "",
+		describe_flag_value(fs, f, v);
+		out_text(o, "    %-36s %-20s %-8s %s%s\n", f->name, v, kver_str(f->since, kv), f->doc ? f->doc : "",
 			 f->prov.unverified ? " (unverified)" : "");
 		out_obj(o, NULL);
 		out_str(o, "name", f->name);
-		out_str(o, "value", v.buf);
+		out_str(o, "value", v);
 		out_str(o, "since", kv);
 		out_bool(o, "mask", f->mask);
 		out_str(o, "doc", f->doc);
 		show_provenance(o, &f->prov);
 		out_end(o);
-		sbuf_release(&v);
 	}
 	out_end(o);
 }
@@ -58,7 +53,7 @@ static void show_flagset(struct out *o, const struct flagset *fs)
 static void show_layout(struct out *o, const struct cstruct *st, const struct syscall *sc)
 {
 	char kv[16];
-	enum fdir way = sc && sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+	enum fdir way = struct_direction(sc, st);
 	out_text(o, "struct %s%s%s  (%s, %u bytes%s%s)  %s\n", out_color(o, OC_BOLD), st->name, out_color(o, OC_RESET),
 		 st->header, st->size, st->packed ? ", packed" : "",
 		 way == st->direction ? (way == FD_OUT ? ", output" : way == FD_INOUT ? ", in/out" : "") :
@@ -326,7 +321,7 @@ static void show_identity(struct out *o, const struct syscall *sc)
 	out_end(o);
 	out_str(o, "struct", sc->st ? sc->st->name : NULL);
 	if (sc->st)
-		out_str(o, "direction", fdir_name(sc->direction != FD_DEFAULT ? sc->direction : sc->st->direction));
+		out_str(o, "direction", fdir_name(struct_direction(sc, sc->st)));
 }
 
 static void show_args(struct out *o, const struct syscall *sc)

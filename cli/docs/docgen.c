@@ -263,15 +263,11 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 	sbuf_adds(sb, ")\n\n| flag | value | since | meaning |\n|---|---:|---|---|\n");
 	for (size_t i = 0; i < fs->nflags; i++) {
 		const struct flag *f = &fs->flags[i];
-		struct sbuf v = SBUF_INIT;
-		if (fs->kind == FS_ENUM && (int64_t)f->value < 0)
-			sbuf_addf(&v, "%lld", (long long)(int64_t)f->value);
-		else
-			sbuf_addf(&v, "%#llx", (unsigned long long)f->value);
+		char v[24];
 		sbuf_adds(sb, "| ");
 		self_anchor(sb, "flag-", f->name);
 		sbuf_adds(sb, " | ");
-		md_code(sb, v.buf, true);
+		md_code(sb, describe_flag_value(fs, f, v), true);
 		sbuf_adds(sb, " | ");
 		since_badge(sb, f->since);
 		unverified_badge(sb, &f->prov);
@@ -288,7 +284,6 @@ static void flagset_section(struct sbuf *sb, const struct flagset *fs, const cha
 		}
 		source_note(sb, &f->prov, f->doc || f->mask || f->ncompanions);
 		sbuf_adds(sb, " |\n");
-		sbuf_release(&v);
 	}
 }
 

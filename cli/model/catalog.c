@@ -251,9 +251,14 @@ const char *fdir_name(enum fdir d)
 	return (unsigned)d <= FD_LAST ? names[d] : NULL;
 }
 
+enum fdir struct_direction(const struct syscall *sc, const struct cstruct *st)
+{
+	return sc && sc->direction != FD_DEFAULT && sc->st == st ? sc->direction : st->direction;
+}
+
 enum fdir field_direction(const struct syscall *sc, const struct cstruct *st, const struct field *f)
 {
-	enum fdir d = sc && sc->direction != FD_DEFAULT && sc->st == st ? sc->direction : st->direction;
+	enum fdir d = struct_direction(sc, st);
 	if (f->direction == FD_IGNORED)
 		return FD_IGNORED;
 	if (d != FD_INOUT || f->direction == FD_DEFAULT)

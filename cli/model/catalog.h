@@ -484,6 +484,9 @@ bool syscall_size_output(const struct syscall *sc);
 
 /* "in", "out", "inout", "ignored" ("default" for FD_DEFAULT); NULL out of range. */
 const char *fdir_name(enum fdir d);
+/* The way struct st travels in call sc (NULL, or a call of another struct: the struct's own
+ * direction): an in/out struct that the call uses one way only says so. Never FD_DEFAULT. */
+enum fdir struct_direction(const struct syscall *sc, const struct cstruct *st);
 /* The way field f of struct st travels in call sc (NULL: the struct's own view): the call's
  * or the struct's direction, narrowed by the field's own where the struct goes both ways;
  * an ignored field is ignored in every call. Never FD_DEFAULT. */

@@ -1,4 +1,5 @@
 #include "model/describe.h"
+#include <stdio.h>
 #include "model/xlat.h"
 #include "base/banned.h"
 
@@ -60,4 +61,13 @@ const struct describe_item *describe_find(const struct describe *d, enum describ
 		if (d->items[i].rule == rule)
 			return &d->items[i];
 	return NULL;
+}
+
+const char *describe_flag_value(const struct flagset *fs, const struct flag *f, char buf[24])
+{
+	if (fs->kind == FS_ENUM && (int64_t)f->value < 0)
+		snprintf(buf, 24, "%lld", (long long)(int64_t)f->value);
+	else
+		snprintf(buf, 24, "%#llx", (unsigned long long)f->value);
+	return buf;
 }

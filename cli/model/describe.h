@@ -45,6 +45,9 @@ struct describe {
 void describe_size(const struct syscall *sc, struct describe *d);
 /* The item for rule, or NULL when d has none. */
 const struct describe_item *describe_find(const struct describe *d, enum describe_rule rule);
+/* Flag f's value as show and the reference write it, in buf: hexadecimal, but a negative
+ * enumeration value in decimal (-1, not 0xffffffffffffffff). Returns buf. */
+const char *describe_flag_value(const struct flagset *fs, const struct flag *f, char buf[24]);
 /* "arg", "field", "ioctl", "pointer", "none". */
 const char *size_where_name(enum size_where w);
 
