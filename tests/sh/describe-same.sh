@@ -2,8 +2,9 @@
 # Each fact described once (cli/model/describe.c): for every call of the catalogue, the size
 # rules `show` gives (its --json "size_rules" items and its "size:" line) and the "Size rules"
 # bullets of the call's reference page are the same rules with the same answers, in the same
-# order. Both render describe_size's items; this holds them to it, so a renderer that reads
-# the catalogue on its own again, or drops or rewords an answer, fails here. The reference is
+# order, and every flag table of the reference gives the values `show flagset` gives. Both
+# render describe's items; this holds them to it, so a renderer that reads the catalogue on
+# its own again, or drops or rewords an answer, fails here. The reference is
 # docs/reference as committed (docs-fresh.sh holds it to `make docs`).
 set -eu
 cd "$top"
@@ -11,7 +12,7 @@ cd "$top"
 need python3
 
 python3 - <<'PY'
-import json, os, re, subprocess, sys
+import glob, json, os, re, subprocess, sys
 xsc = os.environ["XSC"]
 def run(*args):
     return subprocess.run([xsc, "--data", "data", *args], capture_output=True, text=True, check=True).stdout
@@ -78,5 +79,20 @@ for name in names:
             print("%s: %s: %r is not in show's line %r" % (name, label, want, text))
             bad += 1
 print("%d calls, %d size rules: show and the reference say the same%s" % (len(names), items_total, "" if not bad else "; %d differ" % bad))
+
+# Flag values (describe_flag_value): every flag table of the reference, against `show flagset`.
+tables, nflags, bad0 = {}, 0, bad
+for path in sorted(glob.glob("docs/reference/*/*.md")):
+    for m in re.finditer(r"Flag set `([^`]*)`\n.*?\n\|---\|---:\|---\|---\|\n((?:\|[^\n]*\n)*)", open(path).read(), re.S):
+        rows = [re.match(r"\| \[`([^`]*)`\].*? \| `([^`]*)` \|", r).groups() for r in m.group(2).splitlines()]
+        tables.setdefault(m.group(1), []).append((path, rows))
+for fs, seen in sorted(tables.items()):
+    shown = [(f["name"], f["value"]) for f in json.loads(run("show", "flagset", fs, "--json"))["flags"]]
+    nflags += len(shown)
+    for path, rows in seen:
+        if rows != shown:
+            print("%s: flag set %s: show says %s, the page %s" % (path, fs, shown, rows))
+            bad += 1
+print("%d flag sets, %d flags: show's values and the reference's tables are the same%s" % (len(tables), nflags, "" if bad == bad0 else "; %d differ" % (bad - bad0)))
 sys.exit(1 if bad else 0)
 PY
