@@ -72,7 +72,8 @@ static void second_term_removes(const char *base)
 	mkdir(victim, 0700);
 	touch(victim, "keep");
 	snprintf(kept, sizeof(kept), "%s/keep", victim);
-	snprintf(tmpl, sizeof(tmpl), "%s/xsc-test-sig-XXXXXX", scratch_dir());
+	/* this run's pid in the name: make tests running side by side share the scratch base */
+	snprintf(tmpl, sizeof(tmpl), "%s/xsc-test-sig-%ld-XXXXXX", scratch_dir(), (long)getpid());
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -93,7 +94,7 @@ static void second_term_removes(const char *base)
 	   status);
 	/* the child's directory name is random: none with the prefix may remain */
 	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "ls -d %s/xsc-test-sig-* >/dev/null 2>&1", scratch_dir());
+	snprintf(cmd, sizeof(cmd), "ls -d %s/xsc-test-sig-%ld-* >/dev/null 2>&1", scratch_dir(), (long)getpid());
 	ok(system(cmd) != 0, "its tracked scratch directory, 300 files and nested directories, is gone");
 	struct stat st;
 	ok(stat(kept, &st) == 0, "the link out of it was not followed");
