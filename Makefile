@@ -412,13 +412,13 @@ clean:
 # (tests/sh/wasm-same.sh: every simulated golden transcript, byte for byte).
 WASM       := build/wasm
 WASM_CC    := clang-14
-WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/outfile.c cli/base/landlock.c \
+WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/landlock.c \
 	      cli/kernel/btf.c cli/kernel/measure.c cli/kernel/probe.c cli/kernel/sandbox.c \
 	      cli/kernel/vm.c cli/kernel/vmagent.c cli/headers/fetch.c \
 	      cli/headers/hchild.c cli/headers/header.c cli/headers/hcatalog.c cli/headers/hmacro.c cli/headers/hinclude.c \
 	      cli/base/dynlib.c cli/docs/md.c cli/docs/site.c \
 	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
-WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c cli/wasm/errno.c
+WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c cli/wasm/errno.c cli/wasm/native.c cli/wasm/demos.c
 WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)
 JANSSON    := $(WASM)/jansson-2.14/src
 JANSSON_OBJS := $(addprefix $(JANSSON)/,dump.o error.o hashtable.o hashtable_seed.o load.o memory.o \

@@ -203,6 +203,9 @@ int cmd_demo(struct session *s, int argc, char **argv)
 		else
 			return k < 0 ? k : cmd_usage(s);
 	}
+	if (!demos[0].name) /* the WebAssembly build (cli/wasm/absent.c) */
+		return err("demo needs the native program: a demo runs real calls in a scratch session of its own "
+			   "(this is xsc built for WebAssembly)");
 	if (!name)
 		return list_demos(&s->out);
 	const struct demo *d = demo_find(name);

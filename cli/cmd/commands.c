@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__wasm__)
+#include "wasm/native.h"
+#endif
 #include "base/banned.h"
 
 const struct command commands[] = {
@@ -415,8 +418,17 @@ static int unknown_command(const char *name)
 }
 
 /* The preconditions of c's row, checked once here rather than in each handler. */
-static int preconditions(struct session *s, const struct command *c)
+static int preconditions(struct session *s, const struct command *c, int argc, char **argv)
 {
+#if defined(__wasm__)
+	/* what the build leaves out is refused here, before the command reaches it */
+	const char *why = wasm_needs_native(argc, argv);
+	if (why)
+		return err("%s needs the native program: %s (this is xsc built for WebAssembly)", c->name, why);
+#else
+	(void)argc;
+	(void)argv;
+#endif
 	if ((c->flags & CMD_EFFECTS) && s->no_effects)
 		return err("'%s' is disabled in this session", c->name);
 	if ((c->flags & CMD_CATALOG) && !session_catalog(s))
@@ -467,7 +479,7 @@ int command_run(struct session *s, int argc, char **argv)
 	struct pager pg = { 0, -1 };
 	FILE *diag_was = diag_set_stream(s->err_fp);
 	struct session_errors errs = session_errors_begin(s, json || s->json);
-	int r = !c ? unknown_command(argv[0]) : preconditions(s, c);
+	int r = !c ? unknown_command(argv[0]) : preconditions(s, c, n, argv);
 	if (!r && c) {
 		if ((c->flags & CMD_PAGE) && s->pager && s->out_fp == stdout) /* not while caught */
 			pager_start(&pg);

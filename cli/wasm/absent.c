@@ -1,8 +1,9 @@
 /* The WebAssembly build's (make wasm) answers for what WASI has no notion of: processes,
  * signals, users, temporary files. Each fails with ENOSYS, or says the neutral thing (never
  * interrupted, the user is root), so the simulator and the commands run; what needs the native
- * program (live calls, VMs, headers, the site) is not linked at all: cli/wasm/loader.mjs makes
- * each of those calls an error that says so. */
+ * program (live calls, VMs, headers, the site) is not linked at all: cli/wasm/native.c refuses
+ * the commands that would reach it, and cli/wasm/wasi.js makes any call that still does an
+ * error that names it. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include "base/sig.h"
 #include "base/proc.h"
 #include "base/diag.h"
@@ -53,6 +55,24 @@ int mkstemp(char *tmpl)
 		fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	}
 	return fd;
+}
+
+/* base/outfile.c's calls. A WASI file has no mode bits: the replaced file's mode is kept
+ * trivially. renameat2 with RENAME_NOREPLACE: no other process shares this in-memory file
+ * system, so looking before renaming cannot race. */
+int fchmod(int fd, mode_t mode) { (void)fd; (void)mode; return 0; }
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned flags)
+{
+	struct stat st;
+	if (flags & ~(unsigned)RENAME_NOREPLACE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((flags & RENAME_NOREPLACE) && fstatat(newdirfd, newpath, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return renameat(olddirfd, oldpath, newdirfd, newpath);
 }
 
 /* No signals reach a WASI program: nothing to install, never interrupted. */

@@ -15,6 +15,13 @@ int dup(int fd);
 char *realpath(const char *restrict path, char *restrict resolved);
 char *mkdtemp(char *tmpl);
 int mkstemp(char *tmpl);
+/* What base/outfile.c (save, transcript, export) needs beyond WASI: files have no modes, and
+ * renameat2's RENAME_NOREPLACE is answered by cli/wasm/absent.c */
+int fchmod(int fd, mode_t mode);
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned flags);
 
 /* What pager.c needs to compile: WASI has no signal actions and no terminal size. The calls
  * fail (cli/wasm/absent.c), so pager_start runs no pager and term_columns says 0 (unknown). */
@@ -93,3 +100,6 @@ void xsc_errno_leave(int saved);
 #define fsync(...) XSC_LINUX_ERRNO(fsync, __VA_ARGS__)
 #define readlink(...) XSC_LINUX_ERRNO(readlink, __VA_ARGS__)
 #define utimensat(...) XSC_LINUX_ERRNO(utimensat, __VA_ARGS__)
+#define mkdirat(...) XSC_LINUX_ERRNO(mkdirat, __VA_ARGS__)
+#define renameat(...) XSC_LINUX_ERRNO(renameat, __VA_ARGS__)
+#define linkat(...) XSC_LINUX_ERRNO(linkat, __VA_ARGS__)

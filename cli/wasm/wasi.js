@@ -319,6 +319,8 @@
         to.parent.entries.set(to.name, from.node);
         return E.SUCCESS;
       },
+      /* no hard links in memory; base/outfile.c asks only when a rename says ENOSYS, never here */
+      path_link: function () { return E.NOSYS; },
       /* every subscription answered at once: a clock has run out, a descriptor is ready */
       poll_oneoff: function (inp, outp, n, neventsp) {
         var v = self.view();

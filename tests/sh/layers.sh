@@ -14,6 +14,7 @@ layer() {
 	model/*) echo "1 model" ;;
 	kernel/*) echo "2 kernel" ;;
 	wasm/console.c) echo "6 front" ;; # the site console's entry points: a session, lines run as a script's
+	wasm/demos.c) echo "3 teach" ;; # teach/demo.c's place in the WebAssembly build: no demos
 	wasm/*) echo "2 kernel" ;; # wasm/: what the WebAssembly build has in place of processes, signals and guests
 	sim/*) echo "2 sim" ;;
 	headers/*) echo "2 headers" ;;
