@@ -68,3 +68,17 @@ vm_need() {
 	$XSC --data "$top/data" kernels fetch "$@" >fetch.out 2>&1 ||
 		{ echo "the kernel images $* cannot be fetched: $(grep -v '^ ' fetch.out | tail -n 1)"; exit 77; }
 }
+
+# need_chromium: sets chromium (Debian's headless Chromium) and pw (the playwright-core that
+# drives it, installed once with npm under $BUILD/npm), or exits 77 saying what is missing.
+need_chromium() {
+	chromium=${CHROMIUM:-/usr/bin/chromium}
+	[ -x "$chromium" ] || { echo "chromium is not installed (make deps installs it)"; exit 77; }
+	command -v node >/dev/null || { echo "node is not installed"; exit 77; }
+	pw=$BUILD/npm
+	if [ ! -d "$pw/node_modules/playwright-core" ]; then
+		mkdir -p "$pw"
+		( cd "$pw" && timeout 300 npm install --no-audit --no-fund --silent playwright-core >/dev/null 2>&1 ) ||
+			{ echo "cannot install playwright-core with npm (no network?)"; exit 77; }
+	fi
+}

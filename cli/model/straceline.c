@@ -64,9 +64,12 @@ static int split_top(char *s, char **parts, int max)
 	return n;
 }
 
-/* The ')' that closes the '(' at p, skipping quotes and comments. */
-static char *matching_paren(char *p)
+/* The bracket that closes the one at p ('(', '{' or '['), skipping quotes and comments, or
+ * NULL when the text ends first or a bracket of another kind closes it. */
+static char *matching_close(char *p)
 {
+	static const char pairs[] = "(){}[]";
+	const char *kind = strchr(pairs, *p);
 	int depth = 0;
 	for (; *p; p++) {
 		if (*p == '"') {
@@ -84,32 +87,7 @@ static char *matching_paren(char *p)
 			depth++;
 		} else if (*p == ')' || *p == '}' || *p == ']') {
 			if (--depth == 0)
-				return *p == ')' ? p : NULL;
-		}
-	}
-	return NULL;
-}
-
-/* The '}' that closes the '{' at p, skipping quotes and comments, or NULL. */
-static char *matching_brace(char *p)
-{
-	int depth = 0;
-	for (; *p; p++) {
-		if (*p == '"') {
-			for (p++; *p && *p != '"'; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (!*p)
-				return NULL;
-		} else if (*p == '/' && p[1] == '*') {
-			char *e = strstr(p + 2, "*/");
-			if (!e)
-				return NULL;
-			p = e + 1;
-		} else if (*p == '{') {
-			depth++;
-		} else if (*p == '}' && --depth == 0) {
-			return p;
+				return kind && *p == kind[1] ? p : NULL;
 		}
 	}
 	return NULL;
@@ -372,7 +350,7 @@ static int parse_struct(const struct catalog *cat, struct structbuf *b, char *te
 static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, int i, char *a)
 {
 	/* the write-back after the struct: " => {size=56}" (perf's "size=0x90 => 0x88" is inside) */
-	char *end = a[0] == '{' ? matching_brace(a) : NULL;
+	char *end = a[0] == '{' ? matching_close(a) : NULL;
 	char *wb = strstr(end ? end : a, " => ");
 	if (wb)
 		*wb = '\0';
@@ -527,7 +505,7 @@ int strace_line_parse(const struct catalog *cat, const char *text, struct strace
 	while (isspace((unsigned char)*p))
 		p++;
 	char *open = strchr(p, '(');
-	char *close = open ? matching_paren(open) : NULL;
+	char *close = open ? matching_close(open) : NULL;
 	if (!open || !close) {
 		err("explain: expected a strace line such as 'openat2(AT_FDCWD, \"/\", {...}, 24) = 3'");
 		goto out;

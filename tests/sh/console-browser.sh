@@ -4,17 +4,10 @@
 # reference page; no console errors, no network; the console ready within 300 ms of the page's
 # load and a simulated call within 1 ms (both printed); screenshots in build/screenshots/.
 set -eu
-chromium=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$chromium" ] || { echo "chromium is not installed (make deps installs it)"; exit 77; }
-command -v node >/dev/null || { echo "node is not installed"; exit 77; }
+. "$top/tests/lib.sh"
+need_chromium
 bundle=$top/build/wasm/xsc-bundle.js
 [ -f "$bundle" ] || { echo "no $bundle (make wasm builds it; make wasm-deps installs its toolchain)"; exit 77; }
-pw=$BUILD/npm
-if [ ! -d "$pw/node_modules/playwright-core" ]; then
-	mkdir -p "$pw"
-	( cd "$pw" && timeout 300 npm install --no-audit --no-fund --silent playwright-core >/dev/null 2>&1 ) ||
-		{ echo "cannot install playwright-core with npm (no network?)"; exit 77; }
-fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 "$XSC" --data "$top/data" site -o "$w/site" >/dev/null
