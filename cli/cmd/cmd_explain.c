@@ -38,6 +38,8 @@ static void plan_of_line(struct call_plan *plan, const struct strace_line *l, co
 		plan->req.strings[i] = l->strings[i];
 		if (l->strings[i])
 			plan->req.args[i] = (uint64_t)(uintptr_t)l->strings[i];
+		else if (l->shown[i]) /* strace read it: non-NULL, mapped */
+			plan->req.args[i] = (uint64_t)(uintptr_t)l->shown[i];
 		if (sc->args[i].role == AR_FD)
 			plan->req.overridden |= 1u << i;
 	}

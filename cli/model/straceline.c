@@ -363,6 +363,34 @@ static int parse_struct_arg(const struct catalog *cat, struct strace_line *l, in
 	return a[0] == '{' ? parse_struct(cat, l->b, a) : 0;
 }
 
+/* Bytes a shown pointer stands for when the catalogue knows no struct for it: strace read at
+ * least what it printed, and a check that reads further reads zeros, as for a struct. */
+#define SHOWN_BYTES 4096
+
+/* Argument i printed as what it points to ({off=0, len=0}, [1, 2], "text"): strace could read
+ * it, so the pointer was non-NULL and readable. Its bytes are kept in l->shown[i]; a struct the
+ * catalogue knows for the argument is read field by field (a field it does not know is an
+ * error, as in the call's own struct). */
+static int parse_shown_pointer(const struct catalog *cat, struct strace_line *l, size_t i, const char *a)
+{
+	const struct sarg *sa = &l->sc->args[i];
+	l->shown[i] = xcalloc(1, SHOWN_BYTES);
+	if (!sa->st || a[0] != '{')
+		return 0;
+	struct structbuf *b = structbuf_new(sa->name, sa->st, l->sc);
+	memset(b->data, 0, b->len);
+	char *text = xstrdup(a);
+	char *end = matching_brace(text);
+	if (end)
+		end[1] = '\0'; /* a write-back " => {…}" after it is the kernel's, not the caller's */
+	int r = parse_struct(cat, b, text);
+	if (r == 0)
+		memcpy(l->shown[i], b->data, b->len < SHOWN_BYTES ? b->len : SHOWN_BYTES);
+	free(text);
+	structbuf_free(b);
+	return r;
+}
+
 /* Whether text is written as a number or flags are: names, digits, | - + ~ and blanks. */
 static bool plain_value(const char *text)
 {
@@ -376,7 +404,7 @@ static bool plain_value(const char *text)
  * flags (strace's trailing comment dropped: "0x100 /\* RESOLVE_??? *\/"), NULL, or a string.
  * What is none of these (an address's array, a descriptor shown with its path) stays 0:
  * the checks then read it as strace did not show it. */
-static void parse_other_arg(const struct catalog *cat, struct strace_line *l, size_t i, const char *a)
+static int parse_other_arg(const struct catalog *cat, struct strace_line *l, size_t i, const char *a)
 {
 	const struct sarg *sa = &l->sc->args[i];
 	size_t len = strcspn(a, "/");
@@ -384,6 +412,11 @@ static void parse_other_arg(const struct catalog *cat, struct strace_line *l, si
 		len--;
 	char *text = xstrndup(a, a[0] == '"' ? strlen(a) : len);
 	struct value v;
+	if (a[0] == '{' || a[0] == '[' || (a[0] == '"' && sa->role != AR_PATH)) {
+		int r = parse_shown_pointer(cat, l, i, a);
+		free(text);
+		return r;
+	}
 	if (!strcmp(text, "NULL")) {
 		l->args[i] = 0;
 	} else if (text[0] == '"' || plain_value(text)) {
@@ -396,6 +429,7 @@ static void parse_other_arg(const struct catalog *cat, struct strace_line *l, si
 		}
 	}
 	free(text);
+	return 0;
 }
 
 /* The arguments: the struct, the size and the others the checks read. args holds nargs,
@@ -412,7 +446,8 @@ static int parse_args(const struct catalog *cat, struct strace_line *l, char **a
 			if (!strncmp(args[i], "0x", 2) && i < 6) /* an address strace did not decode */
 				l->args[i] = strtoull(args[i], NULL, 16);
 		} else if (i < 6 && !(sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG)) {
-			parse_other_arg(cat, l, i, args[i]);
+			if (parse_other_arg(cat, l, i, args[i]) < 0)
+				return -1;
 		} else if (sc->args[i].role == AR_SIZE && sc->size_where == SW_ARG) {
 			struct value v;
 			if (value_parse(cat, NULL, args[i], &v) < 0)
@@ -549,6 +584,8 @@ void strace_line_release(struct strace_line *l)
 	for (size_t i = 0; i < 6; i++) {
 		free(l->strings[i]);
 		l->strings[i] = NULL;
+		free(l->shown[i]);
+		l->shown[i] = NULL;
 	}
 	l->b = NULL;
 	l->struct_text = NULL;

@@ -20,6 +20,9 @@ struct strace_line {
 	uint64_t args[6];        /* the size and the arguments strace shows as numbers, flags or
 				  * NULL; what it shows otherwise stays 0 */
 	char *strings[6];        /* the path arguments' strings (owned), else NULL */
+	unsigned char *shown[6]; /* a pointer argument strace read and printed ({…}, […], "…"):
+				  * its bytes (owned; the fields parsed where the catalogue knows
+				  * the struct, else zeros), so the pointer is non-NULL and mapped */
 	bool answered;           /* the line ends in "= RESULT" */
 	long ret;
 	int err;                 /* errno when ret == -1 */
