@@ -380,7 +380,7 @@ static int parse_shown_pointer(const struct catalog *cat, struct strace_line *l,
 	struct structbuf *b = structbuf_new(sa->name, sa->st, l->sc);
 	memset(b->data, 0, b->len);
 	char *text = xstrdup(a);
-	char *end = matching_brace(text);
+	char *end = matching_close(text);
 	if (end)
 		end[1] = '\0'; /* a write-back " => {…}" after it is the kernel's, not the caller's */
 	int r = parse_struct(cat, b, text);
