@@ -63,9 +63,21 @@ static void put_evidence(struct out *out, const struct strace_line *l, const cha
 	}
 }
 
+/* The bits of a flags argument that hold a signal number (clone's CSIGNAL: the exit signal),
+ * named as a signal, not read as flags. */
+static void put_signal_bits(struct out *out, const struct catalog *cat, const struct sarg *a, uint64_t v)
+{
+	if (!(v & a->signal_mask))
+		return;
+	struct sbuf name = SBUF_INIT;
+	decode_signal(&name, cat, v & a->signal_mask);
+	out_text(out, "  %s: %s bits = %s: %s\n", a->name, a->signal_name, name.buf, a->signal_means);
+	sbuf_release(&name);
+}
+
 /* Each flags argument in words: the flags it names with the release that added each, and
  * the bits a kernel of version here does not know. */
-static void put_flag_args(struct out *out, const struct strace_line *l, uint32_t here)
+static void put_flag_args(struct out *out, const struct catalog *cat, const struct strace_line *l, uint32_t here)
 {
 	const struct syscall *sc = l->sc;
 	char kv[16];
@@ -73,6 +85,10 @@ static void put_flag_args(struct out *out, const struct strace_line *l, uint32_t
 		const struct flagset *fs = sc->args[i].flagset;
 		uint64_t v = l->args[i];
 		if (sc->args[i].role != AR_FLAGS || !fs || fs->kind != FS_BITS || !v)
+			continue;
+		put_signal_bits(out, cat, &sc->args[i], v);
+		v &= ~sc->args[i].signal_mask;
+		if (!v)
 			continue;
 		out_text(out, "  %s:", sc->args[i].name);
 		uint64_t named = 0;
@@ -159,7 +175,7 @@ static void put_meaning(struct session *s, const struct strace_line *l, const st
 	if (!ex.text.len)
 		out_text(out, "  %s\n", o->ret == -1 ? "no check of the catalogue gives this errno for these arguments"
 			 : "nothing in the arguments is refused (the catalogue's checks pass)");
-	put_flag_args(out, l, here);
+	put_flag_args(out, s->cat, l, here);
 	for (const char *q = ex.text.buf; *q;) {
 		const char *nl = strchr(q, '\n');
 		out_text(out, "  %.*s\n", (int)(nl - q), q);

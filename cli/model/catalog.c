@@ -684,7 +684,7 @@ static void reloc_syscall_lists(struct reloc_ctx *r, const struct catalog *c, st
 		MV_REF(r, a->st, c->structs, c->nstructs), MV_REF(r, a->flagset, c->flagsets, c->nflagsets);
 		ENUM_OK(r, a->role, AR_CMD), check_bool(r, &a->is_signed), check_bool(r, &a->is_ptr);
 		ENUM_OK(r, a->direction, FD_LAST), MV_STR(r, a->strace_source), check_bool(r, &a->strace_numeric);
-		ENUM_OK(r, a->strace_format, FF_LAST);
+		ENUM_OK(r, a->strace_format, FF_LAST), MV_STR(r, a->signal_name), MV_STR(r, a->signal_means);
 	}
 	for (size_t k = 0; sc->errors && k < sc->nerrors; k++)
 		MV_STR(r, sc->errors[k].errno_name), MV_STR(r, sc->errors[k].meaning);

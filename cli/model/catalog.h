@@ -193,6 +193,11 @@ struct sarg {
 	const char *strace_source;
 	bool strace_numeric;
 	enum fformat strace_format;
+	/* "signal": the mask flag of the flag set (signal_name, its bits signal_mask) whose bits
+	 * hold a signal number, not flags (clone's CSIGNAL byte), and what that signal is for;
+	 * signal_mask 0: none */
+	const char *signal_name, *signal_means;
+	uint64_t signal_mask;
 };
 
 enum size_where { SW_ARG, SW_FIELD, SW_IOCTL, SW_POINTER, SW_NONE };

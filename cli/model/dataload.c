@@ -1178,7 +1178,7 @@ static const char *const kinds[] = { "extensible", "flags-only", "multiplexer", 
 static const char *const safeties[] = { "pure", "sandbox", "namespace", "privileged", NULL };
 static const char *const roles[] = { "fd", "path", "struct", "size", "flags", "pid", "int", "ptr", "cmd", NULL };
 static const char *const arg_keys[] = { "name", "type", "role", "struct", "flagset", "default", "doc", "direction",
-					"strace", NULL };
+					"strace", "signal", NULL };
 static const char *const arg_strace_keys[] = { "source", "format", NULL };
 static const char *const arg_strace_formats[] = { "dec", "hex", NULL }; /* enum fformat from FF_DEC */
 
@@ -1193,6 +1193,27 @@ static void load_arg_strace(struct loader *L, json_t *ao, struct sarg *a)
 		a->strace_source = get_str(L, so, "source", true, "strace's view of an argument");
 		a->strace_format = (enum fformat)pick(L, so, "format", "strace's view of an argument", arg_strace_formats, -1);
 		a->strace_numeric = !L->failed;
+	}
+	pop(L);
+}
+static const char *const arg_signal_keys[] = { "bits", "means", NULL };
+
+/* An argument's "signal": the mask flag of its flag set whose bits are a signal number. */
+static void load_arg_signal(struct loader *L, json_t *ao, struct sarg *a)
+{
+	json_t *so = member(L, ao, "signal", false, "an argument");
+	if (!so || L->failed)
+		return;
+	push_key(L, "signal");
+	if (check_object(L, so, "an argument's signal bits", arg_signal_keys)) {
+		const char *bits = get_str(L, so, "bits", true, "an argument's signal bits");
+		a->signal_means = get_str(L, so, "means", true, "an argument's signal bits");
+		const struct flagset *in = NULL;
+		const struct flag *f = bits && a->flagset ? catalog_find_flag(L->cat, a->flagset, bits, &in) : NULL;
+		if (!L->failed && (!f || in != a->flagset || !f->mask || !f->value))
+			lerr(L, "'%s' is not a mask flag of the argument's flag set", bits);
+		else if (!L->failed)
+			a->signal_name = f->name, a->signal_mask = f->value;
 	}
 	pop(L);
 }
@@ -1835,6 +1856,7 @@ static void load_args(struct loader *L, json_t *arr, struct syscall *sc)
 			if (json_object_get(ao, "direction"))
 				a->direction = (enum fdir)(pick(L, ao, "direction", "an argument", directions, 0) + FD_IN);
 			load_arg_strace(L, ao, a);
+			load_arg_signal(L, ao, a);
 			const char *stn = get_str(L, ao, "struct", false, "an argument");
 			if (stn && !(a->st = catalog_find_struct(L->cat, stn))) {
 				push_key(L, "struct");

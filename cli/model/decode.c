@@ -33,7 +33,7 @@ static void put_arg_ptr(struct sbuf *sb, const struct outcome *o, size_t i, uint
 		put_ptr(sb, v);
 }
 
-static void put_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
+void decode_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v)
 {
 	const struct flagset *k = catalog_find_flagset(cat, "constants");
 	for (size_t i = 0; k && v && i < k->nflags; i++)
@@ -185,7 +185,7 @@ void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field
 	case FF_PTR: put_ptr(sb, v); break;
 	case FF_OCTAL: sbuf_addf(sb, "%#03llo", (unsigned long long)v); break; /* strace's PRINT_VAL_03O: 000 */
 	case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); break;
-	case FF_SIGNAL: put_signal(sb, cat, v); break;
+	case FF_SIGNAL: decode_signal(sb, cat, v); break;
 	case FF_MODE: put_mode(sb, v); break;
 	case FF_BIT_NUMBERS: /* handled above */
 	case FF_FD:
@@ -764,7 +764,7 @@ static void decode_uncertainty(struct sbuf *sb, const struct catalog *cat, const
 			put_sep(sb, d + !!m, ndeaths + !!m, "or");
 			d++;
 			struct sbuf name = SBUF_INIT;
-			put_signal(&name, cat, (uint64_t)-o->possible[i]);
+			decode_signal(&name, cat, (uint64_t)-o->possible[i]);
 			sbuf_addf(sb, "the caller's death by %s%s", name.buf[0] == 'S' ? "" : "signal ", name.buf);
 			sbuf_release(&name);
 		}

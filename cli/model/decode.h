@@ -11,6 +11,8 @@
 #include "model/outcome.h"
 
 /* One field's value as strace shows it. data holds the struct. */
+/* Signal number v by name (constants.json's SIG*, strace's SIGRTMIN and SIGRT_n), else the number. */
+void decode_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v);
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
 /* One field's value in a buffer of xsc's, as dump and expect show it beside the bytes: what
  * a pointer field points at by name (&BUFFER, "text"), an array summed up ("all zero"), a
