@@ -105,7 +105,8 @@ static bool same_syscall(const struct syscall *a, const struct syscall *b)
 		const struct sarg *x = &a->args[i], *y = &b->args[i];
 		same = same_str(x->name, y->name) && same_str(x->type, y->type) && same_str(x->def, y->def) &&
 		       same_str(x->doc, y->doc) && x->role == y->role && same_str(REFNAME(x->st), REFNAME(y->st)) &&
-		       same_str(REFNAME(x->flagset), REFNAME(y->flagset));
+		       same_str(REFNAME(x->flagset), REFNAME(y->flagset)) && same_str(x->signal_name, y->signal_name) &&
+		       same_str(x->signal_means, y->signal_means) && x->signal_mask == y->signal_mask;
 	}
 	for (size_t i = 0; same && i < a->nerrors; i++)
 		same = same_str(a->errors[i].errno_name, b->errors[i].errno_name) &&
@@ -493,6 +494,26 @@ int main(void)
 	ok(!load1("{\"flagsets\": [{\"name\": \"x\", \"kind\": \"bits\", \"header\": \"h\", \"doc\": \"d\", \"flags\": [{\"name\": \"A\", \"value\": \"0x1g\", \"since\": \"5.6\"}]}]}"),
 	   "bad flag literal refused");
 	ok(!load1("{\"syscalls\": [{\"name\": \"x\"}]}"), "incomplete syscall refused");
+	{ /* an argument's "signal" must name a mask flag of its own flag set (clone's CSIGNAL) */
+		const char *set = "{\"flagsets\": [{\"name\": \"fs\", \"kind\": \"bits\", \"header\": \"h\", \"doc\": \"d\", \"flags\": ["
+				  "{\"name\": \"M\", \"value\": \"0xff\", \"since\": \"2.0\", \"mask\": true},"
+				  "{\"name\": \"B\", \"value\": \"0x100\", \"since\": \"2.0\"}]}],"
+				  " \"syscalls\": [{\"name\": \"c\", \"kind\": \"legacy\", \"since\": \"2.0\", \"header\": \"h\","
+				  " \"nr\": {\"x86_64\": 56, \"aarch64\": 220}, \"safety\": \"sandbox\", \"errors\": [],"
+				  " \"prototype\": \"long c(unsigned long f)\", \"summary\": \"s\", \"size\": {\"where\": \"none\"},"
+				  " \"args\": [{\"name\": \"f\", \"type\": \"unsigned long\", \"role\": \"flags\", \"flagset\": \"fs\","
+				  " \"signal\": {\"bits\": \"%s\", \"means\": \"m\"}}]}]}";
+		char text[1024];
+		snprintf(text, sizeof(text), set, "M");
+		struct catalog *c = load1(text);
+		ok(c && c->syscalls[0].args[0].signal_mask == 0xff, "an argument's signal mask is loaded");
+		if (c)
+			catalog_free(c);
+		snprintf(text, sizeof(text), set, "B");
+		ok(!load1(text), "an argument's signal that is not a mask flag refused");
+		snprintf(text, sizeof(text), set, "NOPE");
+		ok(!load1(text), "an argument's signal that is no flag refused");
+	}
 	ok(!load1("{\"structs\": [ "), "truncated JSON refused");
 	ok(!load1("[1, 2]"), "a top-level array refused");
 	return tap_done();
