@@ -530,9 +530,9 @@ static void explain_failure(struct explanation *e, const struct catalog *cat, st
 	if (err == E2BIG && st) {
 		explain_e2big(e, plan, o, z);
 	} else if (err == EINVAL && below_first_size(sc, z)) {
-		say(e, "size %llu is below the first published size, %u%s%s%s", z->size, z->ver0,
-		    st->nversions && st->versions[0].name ? " (" : "", st->nversions && st->versions[0].name ? st->versions[0].name : "",
-		    st->nversions && st->versions[0].name ? ")" : "");
+		const char *v0 = st && st->nversions ? st->versions[0].name : NULL;
+		say(e, "size %llu is below the first published size, %u%s%s%s", z->size, z->ver0, v0 ? " (" : "",
+		    v0 ? v0 : "", v0 ? ")" : "");
 	} else if (err == EINVAL && plan->live) {
 		bisect_einval(e, cat, plan);
 	} else if (err == EINVAL) {

@@ -623,7 +623,7 @@ static int prepare_run(const struct call_plan *plan, struct sandbox *box, int *l
 int invoke_run(const struct call_plan *plan, struct outcome *out)
 {
 	struct sandbox box = { NULL, -1 };
-	int fds[2], landlock_abi;
+	int fds[2] = { -1, -1 }, landlock_abi = 0;
 	outcome_init(out);
 	if (plan->req.sc->designed)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->req.sc->name);
