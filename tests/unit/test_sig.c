@@ -110,6 +110,10 @@ int main(void)
 		return 1;
 	setenv("XSC_SANDBOX_DIR", base, 1);
 	fflush(stdout);
+	/* the default dispositions sig_install finds in a terminal: a shell without job control
+	 * starts a background job with SIGINT ignored, which sig_install rightly leaves alone */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sig_install();
 	interrupt_and_poll();
 	second_term_removes(base);
