@@ -375,7 +375,10 @@ static int parse_shown_pointer(const struct catalog *cat, struct strace_line *l,
 {
 	const struct sarg *sa = &l->sc->args[i];
 	l->shown[i] = xcalloc(1, SHOWN_BYTES);
-	if (!sa->st || a[0] != '{')
+	/* an out argument's struct is what the kernel wrote (capget's dataptr, on exit): its values
+	 * are no part of the call, and strace's joined forms of them (1<<CAP_BPF in one word) need
+	 * not fit the caller's fields */
+	if (!sa->st || a[0] != '{' || sa->direction == FD_OUT)
 		return 0;
 	struct structbuf *b = structbuf_new(sa->name, sa->st, l->sc);
 	memset(b->data, 0, b->len);
