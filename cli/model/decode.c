@@ -97,6 +97,121 @@ static bool flagset_has_value(const struct flagset *fs, uint64_t v)
 	return false;
 }
 
+/* A field's value has two looks: strace's, on a call line, and xsc's beside a buffer's bytes
+ * (dump, expect): a number with its hex, an array summed up. One walk serves both (an array
+ * or a number; a number signed or not, joined with its high half, with flags or in its
+ * format); only what each step writes differs. */
+enum look { LOOK_STRACE, LOOK_BUFFER };
+
+/* A char array up to its first NUL, quoted, a byte that is not printable as \xNN; strace's
+ * look writes the quote and the backslash so too. */
+static void put_chars(struct sbuf *sb, const unsigned char *p, size_t n, enum look look)
+{
+	sbuf_addch(sb, '"');
+	for (size_t i = 0; i < n && p[i]; i++) {
+		bool plain = p[i] >= 0x20 && p[i] < 0x7f && (look == LOOK_BUFFER || (p[i] != '"' && p[i] != '\\'));
+		sbuf_addf(sb, plain ? "%c" : "\\x%02x", p[i]);
+	}
+	sbuf_addch(sb, '"');
+}
+
+/* An array field at p: chars as text; other elements as strace's [e0, e1, ...] (at most 32),
+ * or beside the bytes, which show them, only whether they are zero. */
+static void put_array(struct sbuf *sb, const struct field *f, const unsigned char *p, enum look look)
+{
+	if (look == LOOK_BUFFER && mem_all_zero(p, f->size)) {
+		sbuf_adds(sb, "all zero");
+		return;
+	}
+	if (f->type == FT_CHAR) {
+		put_chars(sb, p, f->size, look);
+		return;
+	}
+	if (look == LOOK_BUFFER) {
+		sbuf_adds(sb, "nonzero");
+		return;
+	}
+	sbuf_addch(sb, '[');
+	for (unsigned i = 0; i < f->count; i++) {
+		if (i == 32) {
+			sbuf_adds(sb, ", ...");
+			break;
+		}
+		uint64_t e = le_load(p + i * f->elem_size, f->elem_size);
+		/* strace's print_xint_array_member: hex, 0 as 0 */
+		sbuf_addf(sb, f->format == FF_HEX && e ? "%s%#llx" : "%s%llu", i ? ", " : "", (unsigned long long)e);
+	}
+	sbuf_addch(sb, ']');
+}
+
+/* A value with a flag set. strace's: a capability set bit by bit (1<<CAP_X), a stated dec as
+ * its PRINT_FIELD_XVAL_U. Beside the bytes: as the call line's xlat names it (O_ACCMODE, never
+ * O_WRONLY|O_RDWR), but an enum's 0 that it does not name as 0 (the old behaviour, propagation
+ * left as it is, not an unknown value). */
+static void put_flags(struct sbuf *sb, const struct field *f, uint64_t v, enum look look)
+{
+	const struct flagset *fs = f->flagset;
+	if (look == LOOK_BUFFER && fs->kind == FS_ENUM && !v && !flagset_has_value(fs, 0))
+		sbuf_adds(sb, "0");
+	else if (look == LOOK_BUFFER)
+		xlat_flags_valued(sb, fs, v);
+	else if (f->format == FF_BIT_NUMBERS)
+		put_bit_numbers(sb, fs, v);
+	else
+		xlat_strace_as(sb, fs, v, f->format_stated && f->format == FF_DEC);
+}
+
+/* A number in the field's format. strace's look names a pointer, a signal and a file mode and
+ * writes hex as hex; beside the bytes every number but a mode is decimal, with its hex from
+ * 256 on. A mode is octal in both (strace's PRINT_VAL_03O writes 0 as 000; chmod's way, 0). */
+static void put_number(struct sbuf *sb, const struct catalog *cat, const struct field *f, uint64_t v, enum look look)
+{
+	if (f->format == FF_OCTAL) {
+		sbuf_addf(sb, look == LOOK_STRACE ? "%#03llo" : "%#llo", (unsigned long long)v);
+		return;
+	}
+	if (look == LOOK_STRACE) {
+		switch (f->format) {
+		case FF_PTR: put_ptr(sb, v); return;
+		case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); return;
+		case FF_SIGNAL: decode_signal(sb, cat, v); return;
+		case FF_MODE: put_mode(sb, v); return;
+		default: break; /* FF_DEC, FF_FD, FF_EPOCH: decimal */
+		}
+	}
+	if (ftype_signed(f->type))
+		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
+	else if (look == LOOK_BUFFER && v >= 256)
+		sbuf_addf(sb, "%llu (%#llx)", (unsigned long long)v, (unsigned long long)v);
+	else
+		sbuf_addf(sb, "%llu", (unsigned long long)v);
+}
+
+/* Field f of the struct in data, in a look. cat names signals (strace's look only). */
+static void field_as(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data,
+		     enum look look)
+{
+	if (f->count) {
+		put_array(sb, f, data + f->offset, look);
+		return;
+	}
+	uint64_t v = field_value(f, data);
+	if (f->high && look == LOOK_STRACE) /* strace joins the two halves (capget's 64-bit sets); a
+					       * buffer shows each half in its own row */
+		v = (v & 0xffffffffULL) | field_value(f->high, data) << 32;
+	if (f->flagset)
+		put_flags(sb, f, v, look);
+	else
+		put_number(sb, cat, f, v, look);
+}
+
+void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
+{
+	field_as(sb, cat, f, data, LOOK_STRACE);
+}
+
+/* A pointer field of a buffer names what it points at: the text xsc copied (its first 64
+ * bytes), or the buffer, &NAME. */
 void decode_field_buffer(struct sbuf *sb, const struct structbuf *b, const struct field *f)
 {
 	const struct reloc *r = f->size == 8 ? structbuf_reloc_at(b, f->offset) : NULL;
@@ -112,90 +227,10 @@ void decode_field_buffer(struct sbuf *sb, const struct structbuf *b, const struc
 				sbuf_addch(sb, c);
 		}
 		sbuf_adds(sb, r->text_len > 64 ? "\"..." : "\"");
-		return;
-	}
-	if (r) {
+	} else if (r) {
 		sbuf_addf(sb, "&%s", r->text);
-		return;
-	}
-	if (f->count) {
-		const unsigned char *p = b->data + f->offset;
-		if (mem_all_zero(p, f->size))
-			sbuf_adds(sb, "all zero");
-		else if (f->type == FT_CHAR) {
-			sbuf_addch(sb, '"');
-			for (size_t i = 0; i < f->size && p[i]; i++)
-				sbuf_addf(sb, p[i] >= 0x20 && p[i] < 0x7f ? "%c" : "\\x%02x", p[i]);
-			sbuf_addch(sb, '"');
-		} else {
-			sbuf_adds(sb, "nonzero");
-		}
-		return;
-	}
-	uint64_t v = structbuf_get(b, f);
-	if (f->flagset && f->flagset->kind == FS_ENUM && !v && !flagset_has_value(f->flagset, 0))
-		sbuf_adds(sb, "0"); /* zero is the old behaviour (propagation left as it is), no unknown value */
-	else if (f->flagset) /* decoded as the call line decodes it: O_ACCMODE, never O_WRONLY|O_RDWR */
-		xlat_flags_valued(sb, f->flagset, v);
-	else if (f->format == FF_OCTAL) /* a mode, as strace and chmod write it */
-		sbuf_addf(sb, "%#llo", (unsigned long long)v);
-	else if (ftype_signed(f->type))
-		sbuf_addf(sb, "%lld", (long long)(int64_t)v);
-	else if (v >= 256)
-		sbuf_addf(sb, "%llu (%#llx)", (unsigned long long)v, (unsigned long long)v);
-	else
-		sbuf_addf(sb, "%llu", (unsigned long long)v);
-}
-
-void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data)
-{
-	if (f->count) {
-		const unsigned char *p = data + f->offset;
-		sbuf_addch(sb, f->type == FT_CHAR ? '"' : '[');
-		if (f->type == FT_CHAR) {
-			for (size_t i = 0; i < f->size && p[i]; i++)
-				sbuf_addf(sb, p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\' ? "%c" : "\\x%02x", p[i]);
-			sbuf_addch(sb, '"');
-			return;
-		}
-		for (unsigned i = 0; i < f->count; i++) {
-			if (i == 32) {
-				sbuf_adds(sb, ", ...");
-				break;
-			}
-			uint64_t e = le_load(p + i * f->elem_size, f->elem_size);
-			/* strace's print_xint_array_member: hex, 0 as 0 */
-			sbuf_addf(sb, f->format == FF_HEX && e ? "%s%#llx" : "%s%llu", i ? ", " : "", (unsigned long long)e);
-		}
-		sbuf_addch(sb, ']');
-		return;
-	}
-	uint64_t v = field_value(f, data);
-	if (f->high) /* strace joins the two halves (capget's 64-bit sets) */
-		v = (v & 0xffffffffULL) | field_value(f->high, data) << 32;
-	if (f->format == FF_BIT_NUMBERS) {
-		put_bit_numbers(sb, f->flagset, v);
-		return;
-	}
-	if (f->flagset) { /* a stated dec: strace's PRINT_FIELD_XVAL_U */
-		xlat_strace_as(sb, f->flagset, v, f->format_stated && f->format == FF_DEC);
-		return;
-	}
-	switch (f->format) {
-	case FF_PTR: put_ptr(sb, v); break;
-	case FF_OCTAL: sbuf_addf(sb, "%#03llo", (unsigned long long)v); break; /* strace's PRINT_VAL_03O: 000 */
-	case FF_HEX: sbuf_addf(sb, "%#llx", (unsigned long long)v); break;
-	case FF_SIGNAL: decode_signal(sb, cat, v); break;
-	case FF_MODE: put_mode(sb, v); break;
-	case FF_BIT_NUMBERS: /* handled above */
-	case FF_FD:
-	case FF_EPOCH:
-	case FF_DEC:
-		if (ftype_signed(f->type))
-			sbuf_addf(sb, "%lld", (long long)(int64_t)v);
-		else
-			sbuf_addf(sb, "%llu", (unsigned long long)v);
-		break;
+	} else {
+		field_as(sb, NULL, f, b->data, LOOK_BUFFER);
 	}
 }
 

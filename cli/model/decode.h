@@ -10,13 +10,14 @@
 #include "model/catalog.h"
 #include "model/outcome.h"
 
-/* One field's value as strace shows it. data holds the struct. */
 /* Signal number v by name (constants.json's SIG*, strace's SIGRTMIN and SIGRT_n), else the number. */
 void decode_signal(struct sbuf *sb, const struct catalog *cat, uint64_t v);
+/* One field's value as strace shows it. data holds the struct. */
 void decode_field(struct sbuf *sb, const struct catalog *cat, const struct field *f, const unsigned char *data);
 /* One field's value in a buffer of xsc's, as dump and expect show it beside the bytes: what
  * a pointer field points at by name (&BUFFER, "text"), an array summed up ("all zero"), a
- * number with its hex, flags as the call line names them. */
+ * number with its hex, flags as the call line names them. The same walk as decode_field's,
+ * in the other look. */
 struct structbuf;
 void decode_field_buffer(struct sbuf *sb, const struct structbuf *b, const struct field *f);
 enum {
