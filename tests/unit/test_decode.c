@@ -4,6 +4,7 @@
  * its bytes, what the kernel wrote back, and a simulated answer's uncertainty. */
 #include <stdlib.h>
 #include <errno.h>
+#include <string.h>
 #include "tap.h"
 #include "model/dataload.h"
 #include "model/decode.h"
@@ -64,6 +65,39 @@ static void test_fields(void)
 	is_str(field_of("cap_user_data_v3", "permitted", caps), "1<<CAP_SETFCAP|0x8000000000000000",
 	       "a bit no capability names stays in hex");
 	is_str(field_of("clone_args", "stack", ca), "NULL", "a NULL pointer");
+}
+
+/* The same fields in a buffer's look, as dump and expect show them beside the bytes. */
+static const char *buffer_field_of(struct structbuf *b, const char *field)
+{
+	sbuf_reset(&sb);
+	decode_field_buffer(&sb, b, cstruct_find_field(b->st, field));
+	return sb.buf;
+}
+
+static void test_buffer_look(void)
+{
+	struct structbuf *b = structbuf_new("p", catalog_find_struct(cat, "io_uring_params"), NULL);
+	put64(b->data + 12, 4096); /* sq_thread_cpu (hex), sq_thread_idle 0 */
+	is_str(buffer_field_of(b, "sq_thread_cpu"), "4096 (0x1000)", "a number from 256 on with its hex, whatever its format");
+	is_str(field_of("io_uring_params", "sq_thread_cpu", b->data), "0x1000", "strace's look writes a hex field in hex");
+	is_str(buffer_field_of(b, "resv"), "all zero", "a zero array summed up");
+	b->data[32] = 1;
+	is_str(buffer_field_of(b, "resv"), "nonzero", "an array with a byte set: the bytes show which");
+	is_str(field_of("io_uring_params", "resv", b->data), "[0, 0x1, 0]", "strace's look lists the elements");
+	structbuf_free(b);
+	b = structbuf_new("h", catalog_find_struct(cat, "open_how"), NULL);
+	is_str(buffer_field_of(b, "mode"), "0", "a zero mode as chmod writes it");
+	is_str(field_of("open_how", "mode", b->data), "000", "and as strace's PRINT_VAL_03O");
+	put64(b->data, 02);
+	is_str(buffer_field_of(b, "flags"), "O_RDWR", "flags named as the call line names them");
+	structbuf_free(b);
+	b = structbuf_new("a", catalog_find_struct(cat, "bpf_attr_prog_load"), NULL);
+	memcpy(b->data + 48, "ab\001", 3);
+	is_str(buffer_field_of(b, "prog_name"), "\"ab\\x01\"", "a char array as text, a control byte in hex");
+	memcpy(b->data + 48, "x\"y", 3);
+	is_str(field_of("bpf_attr_prog_load", "prog_name", b->data), "\"x\\x22y\"", "strace's look escapes the quote");
+	structbuf_free(b);
 }
 
 static void test_structs(void)
@@ -172,6 +206,7 @@ int main(void)
 	}
 	test_fields();
 	test_structs();
+	test_buffer_look();
 	test_call();
 	sbuf_release(&sb);
 	catalog_free(cat);
