@@ -348,7 +348,6 @@ static void show_args(struct out *o, const struct syscall *sc)
 /* Where the size travels and what the kernel does with each size. */
 static void show_size(struct out *o, const struct syscall *sc)
 {
-	char kv[16];
 	struct describe d;
 	describe_size(sc, &d);
 	struct sbuf sz = SBUF_INIT;
@@ -361,17 +360,6 @@ static void show_size(struct out *o, const struct syscall *sc)
 	else if (sc->size_where == SW_FIELD)
 		out_str(o, "size_field", sc->size_name);
 	out_str(o, "size_where", size_where_name(sc->size_where));
-	if (!sc->has_rules)
-		return;
-	const struct size_rules *r = &sc->rules;
-	out_obj(o, "rules");
-	out_str(o, "zero", size_answer_name(&r->zero));
-	out_str(o, "below_ver0", size_answer_name(&r->below_ver0));
-	if (r->cap) out_u64(o, "cap", r->cap); else out_null(o, "cap");
-	out_str(o, "cap_since", r->cap_since ? kver_str(r->cap_since, kv) : NULL);
-	out_str(o, "tail", size_tail_name(r->tail));
-	out_str(o, "writeback", size_writeback_name(r->writeback));
-	out_end(o);
 }
 
 /* The layout of the call's struct, then the flag sets of its arguments and of the struct,

@@ -44,6 +44,8 @@ need(d, ["name", "kind", "since", "nr", "struct", "args"], "syscall")
 assert "size_arg" in d or "size_field" in d or d["kind"] != "extensible" or d.get("size_where") in ("ioctl", "pointer"), \
     name + ": an extensible syscall has neither size_arg nor size_field"
 need(d["nr"], ["x86_64", "aarch64"], "nr")
+assert "rules" not in d, name + ": the size rules are described once, as size_rules"
+assert isinstance(d.get("size_rules"), list) and d["size_rules"][0]["rule"] == "where", name + ": size_rules"
 for a in d["args"]:
     need(a, ["name", "type", "role"], "an argument")
 '
