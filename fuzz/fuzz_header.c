@@ -5,6 +5,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "headers/header.h"
+#include "model/kver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setenv("LIBCLANG_NOTHREADS", "1", 0);
 	if (header_parse_here(&h, "fuzz.h", (const char *)data, size) == 0) {
 		struct sbuf json = SBUF_INIT;
-		header_export_json(&h, "linux/fuzz.h", "6.18", &json);
+		header_export_json(&h, "linux/fuzz.h", KVER(6, 18, 0), &json);
 		sbuf_release(&json);
 	}
 	header_release(&h);

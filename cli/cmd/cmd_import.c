@@ -26,9 +26,9 @@ const char *header_short_name(const char *src)
 	return p ? p + 1 : src;
 }
 
-/* The header at src as catalogue JSON (since: the version its structs date from, NULL: the
+/* The header at src as catalogue JSON (since: the version its structs date from, 0: the
  * header's LINUX_VERSION_CODE), which the catalogue loader must accept. 0, or -1 (reported). */
-static int import_json(const char *src, const struct fetch_opts *fo, const char *since, struct sbuf *js)
+static int import_json(const char *src, const struct fetch_opts *fo, uint32_t since, struct sbuf *js)
 {
 	struct sbuf text = SBUF_INIT;
 	char *name = NULL;
@@ -48,11 +48,8 @@ static int import_json(const char *src, const struct fetch_opts *fo, const char 
 		if (h.structs[i].is_union)
 			warning("%s:%u: union %s left out: the catalogue has no unions (describe its members as structs)",
 				name, h.structs[i].line, h.structs[i].name);
-	char kvs[16];
-	if (!since) {
-		uint32_t v = h.kernel_version ? KVER(h.kernel_version >> 16, (h.kernel_version >> 8) & 255, 0) : KVER(1, 0, 0);
-		since = kver_str(v, kvs);
-	}
+	if (!since)
+		since = h.kernel_version ? KVER(h.kernel_version >> 16, (h.kernel_version >> 8) & 255, 0) : KVER(1, 0, 0);
 	header_export_json(&h, header_short_name(name), since, js);
 	/* what import writes must load: the catalogue loader is the judge */
 	const char *names[] = { "import.json" };
@@ -115,7 +112,7 @@ int cmd_import(struct session *s, int argc, char **argv)
 		return cmd_usage(s);
 	if ((outfile && session_may_write(s, outfile) < 0) || (fo.cache_dir && session_may_write(s, fo.cache_dir) < 0))
 		return -1; /* the cache is files written too, named by the URL, holding what the server sent */
-	uint32_t kv;
+	uint32_t kv = 0;
 	if (since && kver_parse(since, &kv, 0) < 0)
 		return usage_err("--since: '%s' is not a kernel version such as 6.1", since);
 	/* a kernel's installed headers (make headers-ref), searched before the system's */
@@ -124,7 +121,7 @@ int cmd_import(struct session *s, int argc, char **argv)
 		return err("--include: '%s': %s", incdir, strerror(errno));
 	header_set_include_dir(increal);
 	struct sbuf js = SBUF_INIT;
-	int ret = import_json(src, &fo, since, &js);
+	int ret = import_json(src, &fo, kv, &js);
 	if (!ret && outfile)
 		ret = import_write(s, outfile, force, &js);
 	else if (!ret)

@@ -1,11 +1,13 @@
 /* The catalogue adapter: a catalogue seen as a parsed header (lint and diff over catalogued
  * structs), and a parsed header written as catalogue JSON (import). */
 #include "headers/header.h"
+#include <stdio.h>
 #include <string.h>
 #include "base/out.h"
 #include "base/sbuf.h"
 #include "headers/hmacro.h"
 #include "model/catalog.h"
+#include "model/catwrite.h"
 #include "base/banned.h"
 
 void header_from_catalog(struct header *h, const struct catalog *c, const char *name)
@@ -77,148 +79,98 @@ void header_from_catalog(struct header *h, const struct catalog *c, const char *
 	header_index(h);
 }
 
-static void jkey(struct sbuf *o, const char *k, const char *v)
+/* A parsed struct in the model's terms: its fields, each implicit hole a reserved u8[N]
+ * field (the catalogue has no implicit padding), overlapping fields and flexible arrays left
+ * out; up to where its fields end when its alignment was stated (the writer then writes it),
+ * else to its size. */
+static void model_fields(struct arena *a, const struct hstruct *hs, uint32_t since, struct cstruct *st)
 {
-	sbuf_addf(o, "\"%s\": ", k);
-	json_quote_into(o, v);
-}
-
-/* Where a struct's fields end (its size less any tail padding). */
-static unsigned fields_end(const struct hstruct *st)
-{
-	unsigned end = 0;
-	for (size_t k = 0; k < st->nfields; k++)
-		if (st->fields[k].offset + st->fields[k].size > end)
-			end = st->fields[k].offset + st->fields[k].size;
-	return end;
-}
-
-static void export_field(struct sbuf *o, const struct hfield *f, const char *since)
-{
-	sbuf_adds(o, "        { "), jkey(o, "name", f->name);
-	sbuf_adds(o, ", "), jkey(o, "type", f->type);
-	sbuf_addf(o, ", \"offset\": %u, ", f->offset);
-	jkey(o, "since", since);
-	sbuf_adds(o, ", ");
-	jkey(o, "zero", f->doc ? f->doc : "not documented in the header");
-	if (f->doc)
-		sbuf_adds(o, ", "), jkey(o, "doc", f->doc);
-	if (f->naliases) {
-		sbuf_adds(o, ", \"aliases\": [");
-		for (size_t q = 0; q < f->naliases; q++) {
-			if (q)
-				sbuf_adds(o, ", ");
-			json_quote_into(o, f->aliases[q]);
-		}
-		sbuf_adds(o, "]");
-	}
-	if (f->reserved)
-		sbuf_adds(o, ", \"reserved\": true");
-	if (f->is_pointer)
-		sbuf_adds(o, ", \"format\": \"ptr\"");
-	sbuf_adds(o, " }");
-}
-
-/* A struct's fields, each implicit hole written as a reserved field (the catalogue has
- * no implicit padding), overlapping fields and flexible arrays left out. */
-static void export_fields(struct sbuf *o, const struct hstruct *st, const char *since)
-{
-	unsigned end = fields_end(st), at = 0;
-	bool firstf = true;
-	for (size_t k = 0; k <= st->nfields; k++) {
-		const struct hfield *f = k < st->nfields ? &st->fields[k] : NULL;
-		unsigned next = f ? f->offset : (st->explicit_align ? end : st->size);
-		if (f && (f->offset < at || !f->size))
+	unsigned end = 0, at = 0;
+	for (size_t k = 0; k < hs->nfields; k++)
+		if (hs->fields[k].offset + hs->fields[k].size > end)
+			end = hs->fields[k].offset + hs->fields[k].size;
+	st->fields = arena_alloc(a, sizeof(*st->fields) * (2 * hs->nfields + 1));
+	for (size_t k = 0; k <= hs->nfields; k++) {
+		const struct hfield *hf = k < hs->nfields ? &hs->fields[k] : NULL;
+		unsigned next = hf ? hf->offset : (hs->explicit_align ? end : hs->size);
+		if (hf && (hf->offset < at || !hf->size))
 			continue; /* overlaps, or a flexible array member: the catalogue has neither */
-		if (next > at) { /* an implicit hole: written as a reserved field */
-			sbuf_adds(o, firstf ? "\n" : ",\n");
-			firstf = false;
-			sbuf_addf(o, "        { \"name\": \"__hole_%u\", \"type\": \"u8[%u]\", \"offset\": %u, \"since\": \"%s\", "
-				     "\"zero\": \"implicit padding; must be zero\", \"reserved\": true }",
-				  at, next - at, at, since);
+		if (next > at) {
+			struct field *f = &st->fields[st->nfields++];
+			char name[32], type[32];
+			snprintf(name, sizeof(name), "__hole_%u", at);
+			snprintf(type, sizeof(type), "u8[%u]", next - at);
+			*f = (struct field){ .name = arena_strdup(a, name), .type_text = arena_strdup(a, type), .offset = at,
+					     .size = next - at, .since = since, .zero = "implicit padding; must be zero",
+					     .reserved = true };
 		}
-		if (!f)
+		if (!hf)
 			break;
-		sbuf_adds(o, firstf ? "\n" : ",\n");
-		firstf = false;
-		export_field(o, f, since);
-		at = f->offset + f->size;
+		st->fields[st->nfields++] = (struct field){
+			.name = hf->name, .type_text = hf->type, .offset = hf->offset, .size = hf->size, .since = since,
+			.zero = hf->doc ? hf->doc : "not documented in the header", .doc = hf->doc,
+			.aliases = hf->aliases, .naliases = hf->naliases, .reserved = hf->reserved,
+			.format = hf->is_pointer ? FF_PTR : FF_DEC, .format_stated = hf->is_pointer,
+		};
+		at = hf->offset + hf->size;
 	}
 }
 
-static void export_struct(struct sbuf *o, const struct hstruct *st, const char *hdrname, const char *since)
+static void model_struct(struct arena *a, const struct hstruct *hs, const char *hdrname, uint32_t since,
+			 struct cstruct *st)
 {
 	struct sbuf doc = SBUF_INIT;
-	if (st->doc && *st->doc)
-		sbuf_adds(&doc, st->doc);
+	if (hs->doc && *hs->doc)
+		sbuf_adds(&doc, hs->doc);
 	else
-		sbuf_addf(&doc, "struct %s from %s", st->name, hdrname);
-	sbuf_adds(o, "      "), jkey(o, "name", st->name);
-	sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
-	sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
+		sbuf_addf(&doc, "struct %s from %s", hs->name, hdrname);
+	*st = (struct cstruct){ .name = hs->name, .header = hdrname, .doc = arena_strdup(a, doc.buf),
+				.packed = hs->packed, .align = hs->align, .size = hs->size };
 	sbuf_release(&doc);
-	if (st->packed)
-		sbuf_adds(o, ",\n      \"packed\": true");
-	if (st->explicit_align && fields_end(st) < st->size)
-		sbuf_addf(o, ",\n      \"align\": %u", st->align);
-	sbuf_adds(o, ",\n      \"fields\": [");
-	export_fields(o, st, since);
-	sbuf_adds(o, "\n      ],\n      \"versions\": [");
-	for (size_t k = 0; k < st->nversions; k++) {
-		sbuf_adds(o, k ? ",\n        { " : "\n        { ");
-		jkey(o, "name", st->versions[k].name);
-		sbuf_addf(o, ", \"size\": %llu, ", (unsigned long long)st->versions[k].size);
-		jkey(o, "since", since);
-		sbuf_adds(o, " }");
-	}
-	sbuf_adds(o, st->nversions ? "\n      ]\n    }" : "]\n    }");
+	model_fields(a, hs, since, st);
+	st->versions = arena_alloc(a, sizeof(*st->versions) * (hs->nversions + 1));
+	for (size_t k = 0; k < hs->nversions; k++)
+		st->versions[st->nversions++] = (struct sversion){ .name = hs->versions[k].name,
+								   .size = (unsigned)hs->versions[k].size, .since = since };
 }
 
-static void export_flagset(struct sbuf *o, const struct hflagset *fs, const char *hdrname, const char *since)
+/* A macro group as a flag set: a bit set's value that is not one bit is a mask. */
+static void model_flagset(struct arena *a, const struct hflagset *hf, const char *hdrname, uint32_t since,
+			  struct flagset *fs)
 {
 	struct sbuf doc = SBUF_INIT;
-	sbuf_addf(&doc, "%s* macros from %s", fs->prefix, hdrname);
-	sbuf_adds(o, "      "), jkey(o, "name", fs->name);
-	sbuf_addf(o, ",\n      \"kind\": \"%s\"", fs->bits ? "bits" : "enum");
-	sbuf_adds(o, ",\n      "), jkey(o, "prefix", fs->prefix);
-	sbuf_adds(o, ",\n      "), jkey(o, "header", hdrname);
-	sbuf_adds(o, ",\n      "), jkey(o, "doc", doc.buf);
+	sbuf_addf(&doc, "%s* macros from %s", hf->prefix, hdrname);
+	*fs = (struct flagset){ .name = hf->name, .kind = hf->bits ? FS_BITS : FS_ENUM, .prefix = hf->prefix,
+				.header = hdrname, .doc = arena_strdup(a, doc.buf) };
 	sbuf_release(&doc);
-	sbuf_adds(o, ",\n      \"flags\": [");
-	for (size_t k = 0; k < fs->nflags; k++) {
-		const struct hmacro *m = &fs->flags[k];
-		sbuf_adds(o, k ? ",\n        { " : "\n        { ");
-		jkey(o, "name", m->name);
-		if (m->negative)
-			sbuf_addf(o, ", \"value\": \"%lld\"", (long long)m->value);
-		else
-			sbuf_addf(o, ", \"value\": \"0x%llx\"", (unsigned long long)m->value);
-		sbuf_adds(o, ", "), jkey(o, "since", since);
-		if (m->doc)
-			sbuf_adds(o, ", "), jkey(o, "doc", m->doc);
-		if (fs->bits && !header_pow2(m->value))
-			sbuf_adds(o, ", \"mask\": true");
-		sbuf_adds(o, " }");
+	fs->flags = arena_alloc(a, sizeof(*fs->flags) * (hf->nflags + 1));
+	for (size_t k = 0; k < hf->nflags; k++) {
+		const struct hmacro *m = &hf->flags[k];
+		fs->flags[fs->nflags++] = (struct flag){ .name = m->name, .value = m->value, .since = since, .doc = m->doc,
+							 .mask = hf->bits && !header_pow2(m->value),
+							 .negative = m->negative };
 	}
-	sbuf_adds(o, "\n      ]\n    }");
 }
 
-void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *o)
+void header_export_json(const struct header *h, const char *hdrname, uint32_t since, struct sbuf *o)
 {
-	sbuf_adds(o, "{\n  \"structs\": [");
-	bool firsts = true;
+	struct arena a = { 0 };
+	struct catwrite w;
+	catwrite_begin(&w, o);
+	catwrite_section(&w, "structs");
 	for (size_t i = 0; i < h->nstructs; i++) {
-		const struct hstruct *st = &h->structs[i];
-		if (st->is_union || !st->size)
+		struct cstruct st;
+		if (h->structs[i].is_union || !h->structs[i].size)
 			continue; /* a struct of a flexible array alone (bpf_raw_tracepoint_args) has no fields */
-		sbuf_adds(o, firsts ? "\n    {\n" : ",\n    {\n");
-		firsts = false;
-		export_struct(o, st, hdrname, since);
+		model_struct(&a, &h->structs[i], hdrname, since, &st);
+		catwrite_struct(&w, &st);
 	}
-	sbuf_adds(o, firsts ? "],\n  \"flagsets\": [" : "\n  ],\n  \"flagsets\": [");
+	catwrite_section(&w, "flagsets");
 	for (size_t i = 0; i < h->nflagsets; i++) {
-		sbuf_adds(o, i ? ",\n    {\n" : "\n    {\n");
-		export_flagset(o, &h->flagsets[i], hdrname, since);
+		struct flagset fs;
+		model_flagset(&a, &h->flagsets[i], hdrname, since, &fs);
+		catwrite_flagset(&w, &fs);
 	}
-	sbuf_adds(o, h->nflagsets ? "\n  ]\n}\n" : "]\n}\n");
+	catwrite_end(&w);
+	arena_release(&a);
 }

@@ -121,10 +121,11 @@ void header_from_catalog(struct header *h, const struct catalog *c, const char *
 void header_release(struct header *h);
 /* The header as catalogue JSON (docs/guide/catalogue-format.md): its structs (unions are
  * left out: the catalogue has none), size versions and flag groups, every entry dated
- * since (a "A.B" kernel version). Implicit holes become reserved u8[N] fields, so the
- * output loads; hdrname is the "header" value (linux/openat2.h). */
+ * since (a kernel version, model/kver.h), written by the catalogue writer (model/catwrite.h).
+ * Implicit holes become reserved u8[N] fields, so the output loads; hdrname is the "header"
+ * value (linux/openat2.h). */
 struct sbuf;
-void header_export_json(const struct header *h, const char *hdrname, const char *since, struct sbuf *out);
+void header_export_json(const struct header *h, const char *hdrname, uint32_t since, struct sbuf *out);
 /* 1-based line of text, without its newline, into *start and *len; false past the end. */
 bool header_line(const struct header *h, unsigned line, const char **start, size_t *len);
 /* The struct or union named name, or NULL: a binary search once header_index has run. */

@@ -196,6 +196,13 @@ static const char *const ftype_names[] = {
 
 const char *ftype_name(enum ftype t) { return ftype_names[t]; }
 
+const char *const fformat_names[] = {
+	[FF_DEC] = "dec", [FF_HEX] = "hex", [FF_OCTAL] = "octal", [FF_PTR] = "ptr", [FF_SIGNAL] = "signal",
+	[FF_FD] = "fd", [FF_MODE] = "mode", [FF_EPOCH] = "epoch", [FF_BIT_NUMBERS] = "bit_numbers", [FF_LAST + 1] = NULL,
+};
+
+const char *fformat_name(enum fformat f) { return (unsigned)f <= FF_LAST ? fformat_names[f] : NULL; }
+
 bool ftype_signed(enum ftype t)
 {
 	return t == FT_S8 || t == FT_S16 || t == FT_S32 || t == FT_S64;
@@ -594,7 +601,7 @@ static void reloc_flagset(struct reloc_ctx *r, struct flagset *fs)
 	for (size_t k = 0; fs->flags && k < fs->nflags && !r->bad; k++) {
 		struct flag *f = &fs->flags[k];
 		MV_STR(r, f->name), MV_STR(r, f->doc), MV_STR(r, f->prov.source);
-		check_bool(r, &f->mask), check_bool(r, &f->prov.unverified);
+		check_bool(r, &f->mask), check_bool(r, &f->negative), check_bool(r, &f->prov.unverified);
 		MV_STRS(r, f->companions, f->ncompanions);
 	}
 	struct strace_xlat *x = &fs->strace;

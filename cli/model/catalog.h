@@ -37,6 +37,7 @@ struct flag {
 	uint32_t since;
 	uint32_t backported[KVER_NBACKPORTS]; /* stable releases with it before since (model/kver.h) */
 	bool mask;             /* a combination or alias, not a single bit */
+	bool negative;         /* an enum's value written as a negative number ("-100"), a signed C value */
 	const char **companions;
 	size_t ncompanions;
 };
@@ -500,6 +501,10 @@ enum fdir field_direction(const struct syscall *sc, const struct cstruct *st, co
 bool field_is_input(const struct syscall *sc, const struct cstruct *st, const struct field *f);
 
 const char *ftype_name(enum ftype t);
+/* A field's "format" in the catalogue ("hex"), NULL out of range; fformat_names is the same,
+ * NULL-terminated, for the loader. */
+extern const char *const fformat_names[];
+const char *fformat_name(enum fformat f);
 bool ftype_signed(enum ftype t);
 const char *arg_role_name(enum arg_role r);
 /* Sets a's width, is_signed and is_ptr from its C type ("unsigned int", "size_t", "__u32 *"). */

@@ -593,6 +593,8 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 						lerr(L, "'value' must be a C integer literal such as \"0x20\"%s",
 						     fs->kind == FS_ENUM ? " or \"-100\"" : "");
 				}
+				f->negative = fs->kind == FS_ENUM && (json_is_integer(v) ? json_integer_value(v) < 0
+											: json_is_string(v) && json_string_value(v)[0] == '-');
 				pop(L);
 			}
 			if (!L->failed && fs->kind == FS_BITS && !f->value && !f->mask)
@@ -661,8 +663,6 @@ static void load_strace_table(struct loader *L, json_t *o, struct flagset *fs)
 static const char *const field_keys[] = { "name", "type", "offset", "since", "zero", "doc", "flagset",
 					  "aliases", "reserved", "string", "format", "shown_if", "written_if", "direction",
 					  "source", "unverified", "backported", "verbose_only", "strace_extra", "high", NULL };
-static const char *const formats[] = { "dec", "hex", "octal", "ptr", "signal", "fd", "mode", "epoch", "bit_numbers",
-				       NULL };
 static const char *const struct_keys[] = { "name", "header", "doc", "direction", "packed", "align",
 					   "fields", "versions", "strace", NULL };
 static const char *const struct_strace_keys[] = { "source", "tail", "size", "by_version", "entry", "exit", "view",
@@ -761,7 +761,7 @@ static void load_field_keys(struct loader *L, json_t *fo, struct cstruct *st, st
 	f->string = get_bool(L, fo, "string");
 	f->verbose_only = get_bool(L, fo, "verbose_only");
 	f->strace_extra = get_bool(L, fo, "strace_extra");
-	f->format = (enum fformat)pick(L, fo, "format", "a field", formats, FF_DEC);
+	f->format = (enum fformat)pick(L, fo, "format", "a field", fformat_names, FF_DEC);
 	f->format_stated = json_object_get(fo, "format") != NULL;
 	if (f->format == FF_BIT_NUMBERS && (!f->flagset || f->flagset->kind != FS_ENUM))
 		lerr(L, "field '%s' has format \"bit_numbers\": it needs an enum \"flagset\" naming the bit numbers", f->name);
@@ -935,7 +935,7 @@ static void load_item_names(struct loader *L, json_t *io, const struct cstruct *
 	const char *p = get_str(L, io, "printer", false, "a view item");
 	it->version_name = get_bool(L, io, "version");
 	it->unknown = get_str(L, io, "unknown", false, "a view item");
-	it->format = (enum fformat)pick(L, io, "format", "a view item", formats, 0);
+	it->format = (enum fformat)pick(L, io, "format", "a view item", fformat_names, 0);
 	if (L->failed)
 		return;
 	if (t && !(it->table = catalog_find_strace_table(L->cat, t)) && !(it->table = catalog_find_flagset(L->cat, t)))

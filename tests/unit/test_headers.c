@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/sbuf.h"
 #include "base/util.h"
+#include "model/kver.h"
 #include "headers/fetch.h"
 #include "headers/header.h"
 #include "headers/hinclude.h"
@@ -98,8 +99,8 @@ static void child_equals_here(const char *path)
 	ok(ra == rb, "%s: both parses %s", path, ra ? "fail" : "succeed");
 	if (!ra && !rb) {
 		struct sbuf ja = SBUF_INIT, jb = SBUF_INIT;
-		header_export_json(&a, "x.h", "6.1", &ja);
-		header_export_json(&b, "x.h", "6.1", &jb);
+		header_export_json(&a, "x.h", KVER(6, 1, 0), &ja);
+		header_export_json(&b, "x.h", KVER(6, 1, 0), &jb);
 		ok(ja.len > 20 && !strcmp(ja.buf, jb.buf), "%s: the child's model exports as the in-process one", path);
 		struct lint_result la, lb;
 		lint_run(&a, &la);
