@@ -59,43 +59,55 @@ static int parse_uint(struct session *s, const char *text, uint64_t *out)
 	return 0;
 }
 
-/* ok, errno NAME, ret N: about the last call */
-static int expect_call(struct session *s, int argc, char **argv)
+/* The last call, for an assertion about it (ok, errno NAME, ret N: argc words in all): 0 with
+ * *o when it ran to completion, else the refusal (reported). */
+static int last_call(struct session *s, int argc, char **argv, int want_argc, const struct outcome **o)
 {
-	const char *what = argv[1];
 	if (!s->have_last)
-		return err("expect %s: no call has been made yet", what);
-	const struct outcome *o = &s->last;
-	if (o->stage != OS_CALLED)
+		return err("expect %s: no call has been made yet", argv[1]);
+	if (s->last.stage != OS_CALLED)
 		return err("expectation failed: the last call (%s) did not run to completion", s->last_sc->name);
+	*o = &s->last;
+	return argc != want_argc ? cmd_usage(s) : 0;
+}
+
+static int expect_ok(struct session *s, int argc, char **argv)
+{
+	const struct outcome *o = NULL;
+	int r = last_call(s, argc, argv, 2, &o);
+	if (r || o->ret != -1)
+		return r;
+	const char *en = errno_name(o->err);
+	return err("expectation failed: %s returned -1 %s, expected success", s->last_sc->name, en ? en : "");
+}
+
+static int expect_errno(struct session *s, int argc, char **argv)
+{
+	const struct outcome *o = NULL;
+	int r = last_call(s, argc, argv, 3, &o);
+	if (r)
+		return r;
 	const char *en = o->ret == -1 ? errno_name(o->err) : NULL;
-	if (!strcmp(what, "ok")) {
-		if (argc != 2)
-			return cmd_usage(s);
-		if (o->ret == -1)
-			return err("expectation failed: %s returned -1 %s, expected success", s->last_sc->name, en ? en : "");
-		return 0;
-	}
-	if (!strcmp(what, "errno")) {
-		if (argc != 3)
-			return cmd_usage(s);
-		int want = errno_from_name(argv[2]);
-		if (want < 0)
-			return err("expect errno: unknown errno name '%s'", argv[2]);
-		if (o->ret != -1)
-			return err("expectation failed: %s returned %ld, expected -1 %s", s->last_sc->name, o->ret, argv[2]);
-		if (o->err != want)
-			return err("expectation failed: %s failed with %s, expected %s", s->last_sc->name, en ? en : "?", argv[2]);
-		return 0;
-	}
-	/* ret N */
-	uint64_t want;
-	if (argc != 3)
-		return cmd_usage(s);
+	int want = errno_from_name(argv[2]);
+	if (want < 0)
+		return err("expect errno: unknown errno name '%s'", argv[2]);
+	if (o->ret != -1)
+		return err("expectation failed: %s returned %ld, expected -1 %s", s->last_sc->name, o->ret, argv[2]);
+	if (o->err != want)
+		return err("expectation failed: %s failed with %s, expected %s", s->last_sc->name, en ? en : "?", argv[2]);
+	return 0;
+}
+
+static int expect_ret(struct session *s, int argc, char **argv)
+{
+	const struct outcome *o = NULL;
 	struct value v;
+	int r = last_call(s, argc, argv, 3, &o);
+	if (r)
+		return r;
 	if (value_parse(s->cat, NULL, argv[2], &v) < 0)
 		return -1;
-	want = v.bits;
+	uint64_t want = v.bits;
 	value_release(&v);
 	if ((uint64_t)o->ret != want)
 		return err("expectation failed: %s returned %ld, expected %lld", s->last_sc->name, o->ret, (long long)want);
@@ -139,9 +151,9 @@ static int expect_bytes(struct session *s, int argc, char **argv)
 int cmd_expect(struct session *s, int argc, char **argv)
 {
 	static const struct verb verbs[] = {
-		{ "ok", expect_call, 0 },
-		{ "errno", expect_call, 0 },
-		{ "ret", expect_call, 0 },
+		{ "ok", expect_ok, 0 },
+		{ "errno", expect_errno, 0 },
+		{ "ret", expect_ret, 0 },
 		{ "size", expect_size, CMD_BUFFER },
 		{ "field", expect_field, CMD_BUFFER },
 		{ "bytes", expect_bytes, CMD_BUFFER },

@@ -61,32 +61,44 @@ static int fetch(struct session *s, struct kimages *ks, int argc, char **argv)
 	return r;
 }
 
-int cmd_kernels(struct session *s, int argc, char **argv)
+static void list_all(struct out *o, const struct kimages *ks)
+{
+	out_text(o, "%-6s %-48s %-20s %s\n", "kernel", "package", "version", "image");
+	out_arr(o, NULL);
+	for (size_t i = 0; i < ks->n; i++)
+		list_one(o, &ks->k[i]);
+	out_end(o);
+	out_text(o, "cache: %s\n", ks->dir ? ks->dir : "(none: set XDG_CACHE_HOME or HOME)");
+	const char *why;
+	vm_kvm_usable(&why);
+	out_text(o, "guests run with %s\n", why);
+}
+
+/* 'kernels' lists them, 'kernels fetch [VERSION...]' downloads them (argc 1: listing). */
+static int kernels_run(struct session *s, int argc, char **argv)
 {
 	const struct catalog *cat = session_catalog(s);
 	struct kimages ks;
 	if (!cat)
 		return -1;
-	if (argc > 1 && strcmp(argv[1], "fetch"))
-		return cmd_usage(s);
 	if (kimages_load(cat->dir, &ks) < 0) {
 		kimages_release(&ks);
 		return -1;
 	}
 	int r = 0;
-	if (argc > 1) {
+	if (argc > 1)
 		r = fetch(s, &ks, argc, argv);
-	} else {
-		out_text(&s->out, "%-6s %-48s %-20s %s\n", "kernel", "package", "version", "image");
-		out_arr(&s->out, NULL);
-		for (size_t i = 0; i < ks.n; i++)
-			list_one(&s->out, &ks.k[i]);
-		out_end(&s->out);
-		out_text(&s->out, "cache: %s\n", ks.dir ? ks.dir : "(none: set XDG_CACHE_HOME or HOME)");
-		const char *why;
-		vm_kvm_usable(&why);
-		out_text(&s->out, "guests run with %s\n", why);
-	}
+	else
+		list_all(&s->out, &ks);
 	kimages_release(&ks);
 	return r;
+}
+
+int cmd_kernels(struct session *s, int argc, char **argv)
+{
+	static const struct verb verbs[] = {
+		{ "fetch", kernels_run, 0 },
+		{ NULL, NULL, 0 },
+	};
+	return argc > 1 ? cmd_select(s, verbs, "verb", argc, argv) : kernels_run(s, argc, argv);
 }

@@ -588,81 +588,155 @@ static int parse_number(const char *what, const char *text, unsigned long max, u
 	return 0;
 }
 
-int cmd_lesson(struct session *s, int argc, char **argv)
+/* What 'lesson' was given besides its verb: N and STEP, --check FILE or --solution. */
+struct lesson_args {
+	const char *check, *num, *stepw;
+	bool solution;
+};
+
+static int refuse_in_check(const char *check)
 {
-	struct out *o = &s->out;
-	const char *check = NULL, *num = NULL, *stepw = NULL;
-	bool solution = false;
+	/* the solution being checked owns the lesson: it may not replace or end it */
+	return check ? err("lesson --check cannot run inside a solution being checked ('%s')", check)
+		     : err("'lesson' cannot run inside a solution being checked: it would replace the lesson graded");
+}
+
+/* Reads argv's options and operands into a; -1 or CMD_USAGE (reported) when they do not go together. */
+static int lesson_args(struct session *s, int argc, char **argv, struct lesson_args *a)
+{
 	enum { O_CHECK = 256, O_SOLUTION };
 	static const struct cmd_opt opts[] = { { "check", O_CHECK, "FILE.xsc" }, { "solution", O_SOLUTION, NULL }, { 0 } };
 	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
 	int k;
+	*a = (struct lesson_args){ 0 };
 	while ((k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
 		if (k == O_CHECK)
-			check = it.value;
+			a->check = it.value;
 		else if (k == O_SOLUTION)
-			solution = true;
-		else if (k == CMD_OPT_OPERAND && !num)
-			num = it.value;
-		else if (k == CMD_OPT_OPERAND && !stepw)
-			stepw = it.value;
+			a->solution = true;
+		else if (k == CMD_OPT_OPERAND && !a->num)
+			a->num = it.value;
+		else if (k == CMD_OPT_OPERAND && !a->stepw)
+			a->stepw = it.value;
 		else
 			return k < 0 ? k : cmd_usage(s);
 	}
-	if (s->checking) /* the solution being checked owns the lesson: it may not replace or end it */
-		return check ? err("lesson --check cannot run inside a solution being checked ('%s')", check)
-			     : err("'lesson' cannot run inside a solution being checked: it would replace the lesson graded");
-	if ((check || solution) && (!num || stepw || (check && solution)))
+	if (s->checking)
+		return refuse_in_check(a->check);
+	if ((a->check || a->solution) && (!a->num || a->stepw || (a->check && a->solution)))
 		return cmd_usage(s);
-	if (!num) {
-		struct lesson_state *cur = lesson_of(s);
-		if (cur && cur->step < cur->l.nsteps) {
-			lesson_json(o, cur);
-			out_text(o, "lesson %u: %s", cur->l.number, cur->l.title);
-			show_step(o, cur);
-			if (cur->why)
-				out_text(o, "(not passed yet: %s)\n", cur->why);
-			return 0;
-		}
-		return list_lessons(s, false);
-	}
-	if (stepw && (!strcmp(num, "stop") || !strcmp(num, "progress") || !strcmp(num, "resume")))
-		return cmd_usage(s);
-	if (!strcmp(num, "stop")) {
-		if (lesson_of(s))
-			session_observe(s, NULL, NULL);
-		return 0;
-	}
-	if (!strcmp(num, "progress"))
-		return list_lessons(s, true);
-	unsigned long n, step = 1;
-	if (!strcmp(num, "resume")) {
-		struct progress p;
-		progress_read(&p);
-		if (!p.current)
-			return err("no lesson in progress to resume; 'lesson N' starts one");
-		n = p.current;
-		step = p.current_step;
-	} else if (parse_number("N", num, LESSON_MAX, &n) < 0) {
-		return CMD_USAGE;
-	}
+	return 0;
+}
+
+/* Lesson n at step (1-based; STEP when given): started, its solution checked or printed. */
+static int lesson_open(struct session *s, const struct lesson_args *a, unsigned long n, unsigned long step)
+{
 	struct lesson_state *ls = xcalloc(1, sizeof(*ls));
 	if (find_lesson(s, (unsigned)n, &ls->l) < 0) {
 		free(ls);
 		return -1;
 	}
-	if (stepw && parse_number("STEP", stepw, ls->l.nsteps, &step) < 0) {
+	if (a->stepw && parse_number("STEP", a->stepw, ls->l.nsteps, &step) < 0) {
 		lesson_state_free(ls);
 		return CMD_USAGE;
 	}
 	if (step > ls->l.nsteps) /* the lesson lost steps since it was saved */
 		step = 1;
-	if (check)
-		return check_solution(s, ls, check);
-	if (solution) {
+	if (a->check)
+		return check_solution(s, ls, a->check);
+	if (a->solution) {
 		int r = print_solution(s, &ls->l);
 		lesson_state_free(ls);
 		return r;
 	}
 	return start_lesson(s, ls, step - 1);
+}
+
+/* Whether a verb that takes nothing after it (stop, progress) may run: 0, or the refusal. */
+static int bare_verb(struct session *s, int argc)
+{
+	if (s->checking)
+		return refuse_in_check(NULL);
+	return argc != 2 ? cmd_usage(s) : 0;
+}
+
+static int lesson_stop(struct session *s, int argc, char **argv)
+{
+	(void)argv;
+	int r = bare_verb(s, argc);
+	if (!r && lesson_of(s))
+		session_observe(s, NULL, NULL);
+	return r;
+}
+
+static int lesson_progress(struct session *s, int argc, char **argv)
+{
+	(void)argv;
+	int r = bare_verb(s, argc);
+	return r ? r : list_lessons(s, true);
+}
+
+/* lesson resume [--check FILE | --solution]: the lesson and step the progress file holds */
+static int lesson_resume(struct session *s, int argc, char **argv)
+{
+	struct lesson_args a;
+	int r = lesson_args(s, argc, argv, &a);
+	if (r)
+		return r;
+	if (a.stepw)
+		return cmd_usage(s);
+	struct progress p;
+	progress_read(&p);
+	if (!p.current)
+		return err("no lesson in progress to resume; 'lesson N' starts one");
+	return lesson_open(s, &a, p.current, p.current_step);
+}
+
+static int lesson_number(struct session *s, int argc, char **argv);
+static const struct verb lesson_verbs[] = {
+	{ "stop", lesson_stop, 0 },
+	{ "progress", lesson_progress, 0 },
+	{ "resume", lesson_resume, 0 },
+	{ NULL, lesson_number, 0 },
+};
+
+/* lesson N [STEP] [--check FILE | --solution], or options first (then the verb may follow
+ * them: lesson --check FILE resume); a word that is not a number is an unknown verb */
+static int lesson_number(struct session *s, int argc, char **argv)
+{
+	struct lesson_args a;
+	unsigned long n;
+	int r = lesson_args(s, argc, argv, &a);
+	if (r)
+		return r;
+	if (!a.num)
+		return cmd_usage(s);
+	const struct verb *v = cmd_verb_find(lesson_verbs, a.num);
+	if (v)
+		return v->fn(s, argc, argv);
+	if (*a.num < '0' || *a.num > '9')
+		return cmd_unknown_verb(s, lesson_verbs, "verb", a.num);
+	if (parse_number("N", a.num, LESSON_MAX, &n) < 0)
+		return CMD_USAGE;
+	return lesson_open(s, &a, n, 1);
+}
+
+/* Without a verb or N: the step the lesson under way is at, else the lessons. */
+int cmd_lesson(struct session *s, int argc, char **argv)
+{
+	struct out *o = &s->out;
+	if (argc > 1)
+		return cmd_select(s, lesson_verbs, "verb", argc, argv);
+	if (s->checking)
+		return refuse_in_check(NULL);
+	struct lesson_state *cur = lesson_of(s);
+	if (cur && cur->step < cur->l.nsteps) {
+		lesson_json(o, cur);
+		out_text(o, "lesson %u: %s", cur->l.number, cur->l.title);
+		show_step(o, cur);
+		if (cur->why)
+			out_text(o, "(not passed yet: %s)\n", cur->why);
+		return 0;
+	}
+	return list_lessons(s, false);
 }

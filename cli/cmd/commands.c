@@ -360,21 +360,47 @@ int command_usage(const struct command *c)
 	return usage_err("%s %s", c->name, c->synopsis);
 }
 
+const struct verb *cmd_verb_find(const struct verb *verbs, const char *word)
+{
+	for (const struct verb *v = verbs; v->name; v++)
+		if (!strcmp(v->name, word))
+			return v;
+	return NULL;
+}
+
+/* The table's last row, whose handler (if any) takes a word that is no verb. */
+static const struct verb *other_words(const struct verb *verbs)
+{
+	while (verbs->name)
+		verbs++;
+	return verbs;
+}
+
 int cmd_select(struct session *s, const struct verb *verbs, const char *noun, int argc, char **argv)
 {
 	if (argc < 2)
 		return cmd_usage(s);
-	for (const struct verb *v = verbs; v->name; v++) {
-		if (strcmp(v->name, argv[1]))
-			continue;
-		if ((v->flags & CMD_BUFFER) && !s->cur)
-			return err("no current buffer; make one with 'new STRUCT'");
-		return v->fn(s, argc, argv);
-	}
+	const struct verb *v = cmd_verb_find(verbs, argv[1]);
+	if (!v)
+		v = other_words(verbs);
+	if (!v->fn)
+		return cmd_unknown_verb(s, verbs, noun, argv[1]);
+	if ((v->flags & CMD_BUFFER) && !s->cur)
+		return err("no current buffer; make one with 'new STRUCT'");
+	return v->fn(s, argc, argv);
+}
+
+int cmd_unknown_verb(const struct session *s, const struct verb *verbs, const char *noun, const char *word)
+{
+	struct suggest sg = SUGGEST_INIT(word, 2);
 	struct sbuf names = SBUF_INIT;
-	for (const struct verb *v = verbs; v->name; v++)
+	for (const struct verb *v = verbs; v->name; v++) {
 		sbuf_addf(&names, "%s%s", names.len ? ", " : "", v->name);
-	int r = usage_err("%s: unknown %s '%s' (%s)", s->running->name, noun, argv[1], names.buf);
+		suggest_add(&sg, v->name);
+	}
+	const char *best = suggest_best(&sg);
+	int r = best ? usage_err("%s: unknown %s '%s' (did you mean '%s'?)", s->running->name, noun, word, best)
+		     : usage_err("%s: unknown %s '%s' (%s)", s->running->name, noun, word, names.buf);
 	sbuf_release(&names);
 	return r;
 }

@@ -59,15 +59,22 @@ int command_usage(const struct command *c);
 int cmd_usage(const struct session *s);
 /* A verb of a command ('expect ok', 'target sim'), as bpftool's cmd_select: its word, its
  * handler (given the command's own argc and argv, the verb at argv[1]) and CMD_BUFFER when
- * it needs a current buffer. A table ends with a NULL name. */
+ * it needs a current buffer. A table ends with a NULL name; that row's handler, if any,
+ * takes any other word (a lesson's number, a transcript's file). */
 struct verb {
 	const char *name;
 	int (*fn)(struct session *s, int argc, char **argv);
 	unsigned flags;
 };
-/* Runs the verb argv[1] names; a missing one is a usage error, an unknown one too, naming
- * the verbs ("expect: unknown assertion 'frob' (ok, errno, ...)", noun "assertion"). */
+/* Runs the verb argv[1] names; a missing one is a usage error, an unknown one too, with the
+ * nearest verb or naming them ("expect: unknown assertion 'frob' (ok, errno, ...)", noun
+ * "assertion"). */
 int cmd_select(struct session *s, const struct verb *verbs, const char *noun, int argc, char **argv);
+/* The row of verbs whose word is word, or NULL. */
+const struct verb *cmd_verb_find(const struct verb *verbs, const char *word);
+/* That usage error for word, with the nearest verb ("did you mean 'stop'?") or, far from all,
+ * the verbs: for a handler of other words that finds word is none (not a lesson's number). */
+int cmd_unknown_verb(const struct session *s, const struct verb *verbs, const char *noun, const char *word);
 
 /* A command's option for cmd_opt_next: "--name" (NULL: none), and "-k" when key is a
  * letter; arg names its value ("--name V", "--name=V", "-k V"), NULL for a flag. A table

@@ -39,6 +39,24 @@ t 2 "one-shot usage" $XSC $D show
 has err '^xsc: usage: show \[syscall|struct|flagset\] NAME' "one-shot usage"
 t 2 "unknown command" $XSC $D frobnicate
 has err "^xsc: usage: unknown command 'frobnicate'" "unknown command"
+# verbs go through one table walk: an unknown one is a usage error with the nearest verb, or
+# naming them all; a verb takes no more words than it says
+t 2 "lesson's unknown verb" $XSC $D lesson stpo
+has err "^xsc: usage: lesson: unknown verb 'stpo' (did you mean 'stop'?)$" "lesson's unknown verb"
+t 2 "lesson's word far from every verb" $XSC $D lesson abc
+has err "^xsc: usage: lesson: unknown verb 'abc' (stop, progress, resume)$" "lesson abc"
+t 2 "lesson stop with a word after" $XSC $D lesson stop 2
+has err '^xsc: usage: lesson \[N' "lesson stop 2"
+t 2 "lesson's N out of range" $XSC $D lesson 0
+has err "^xsc: usage: lesson: N is a number from 1 to" "lesson 0"
+t 2 "kernels' unknown verb" $XSC $D kernels fecth
+has err "^xsc: usage: kernels: unknown verb 'fecth' (did you mean 'fetch'?)$" "kernels fecth"
+t 2 "expect's unknown assertion" $XSC $D expect oj
+has err "^xsc: usage: expect: unknown assertion 'oj' (did you mean 'ok'?)$" "expect oj"
+t 2 "transcript off with a word after" $XSC $D transcript off x
+has err '^xsc: usage: transcript \[FILE.md' "transcript off x"
+t 2 "transcript off --force" $XSC $D transcript off --force
+[ -e off ] && { echo "FAIL transcript off --force wrote a file 'off'"; fail=1; }
 t 0 "help" $XSC $D help
 has out '^  expect ' "help"
 t 0 "--help" $XSC --help
