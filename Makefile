@@ -416,7 +416,7 @@ WASM_LEAVE := cli/guest/% cli/repl.c cli/base/sig.c cli/base/proc.c cli/base/lan
 	      cli/kernel/btf.c cli/kernel/measure.c cli/kernel/probe.c cli/kernel/sandbox.c \
 	      cli/kernel/vm.c cli/kernel/vmagent.c cli/headers/fetch.c \
 	      cli/headers/hchild.c cli/headers/header.c cli/headers/hcatalog.c cli/headers/hmacro.c cli/headers/hinclude.c \
-	      cli/base/dynlib.c cli/docs/md.c cli/docs/site.c \
+	      cli/base/dynlib.c cli/docs/md.c cli/docs/site.c cli/docs/sitepage.c cli/docs/mdhtml.c \
 	      cli/docs/termdoc.c cli/docs/sitedir.c cli/teach/demo.c
 WASM_SRCS  := $(filter-out $(WASM_LEAVE),$(SRCS)) cli/wasm/absent.c cli/wasm/console.c cli/wasm/errno.c cli/wasm/native.c cli/wasm/demos.c
 WASM_OBJS  := $(WASM_SRCS:%.c=$(WASM)/%.o)

@@ -96,3 +96,16 @@ void sbuf_pad(struct sbuf *sb, size_t col)
 		sbuf_addch(sb, ' ');
 	while (sb->len < col);
 }
+
+void sbuf_addhtml(struct sbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': sbuf_adds(sb, "&amp;"); break;
+		case '<': sbuf_adds(sb, "&lt;"); break;
+		case '>': sbuf_adds(sb, "&gt;"); break;
+		case '"': sbuf_adds(sb, "&quot;"); break;
+		default: sbuf_addch(sb, *s);
+		}
+	}
+}

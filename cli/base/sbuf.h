@@ -24,4 +24,7 @@ void sbuf_addch(struct sbuf *sb, int c);
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
 void sbuf_pad(struct sbuf *sb, size_t col);     /* spaces until len >= col (at least one) */
+/* s (NULL: nothing) as HTML or XML text or a quoted attribute: & < > " escaped, nothing else
+ * (' and / as they are: cmark's escaping, which the site and SVG pictures share) */
+void sbuf_addhtml(struct sbuf *sb, const char *s);
 #endif

@@ -6,19 +6,6 @@
 #include "model/xlat.h"
 #include "base/banned.h"
 
-static void esc(struct sbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': sbuf_adds(sb, "&amp;"); break;
-		case '<': sbuf_adds(sb, "&lt;"); break;
-		case '>': sbuf_adds(sb, "&gt;"); break;
-		case '"': sbuf_adds(sb, "&quot;"); break;
-		default: sbuf_addch(sb, *s);
-		}
-	}
-}
-
 static const char style[] =
 	"@page{size:A4;margin:9mm}"
 	"body{font:8.2pt/1.25 'DejaVu Sans',sans-serif;margin:0;color:#111}"
@@ -58,11 +45,11 @@ static void commands(const struct handout_input *in, struct sbuf *o)
 			if (strcmp(in->cmds[i].name, in->lesson_words[w]))
 				continue;
 			sbuf_adds(o, "<tr><td class=m>");
-			esc(o, in->cmds[i].name);
+			sbuf_addhtml(o, in->cmds[i].name);
 			sbuf_addch(o, ' ');
-			esc(o, in->cmds[i].synopsis);
+			sbuf_addhtml(o, in->cmds[i].synopsis);
 			sbuf_adds(o, "</td><td>");
-			esc(o, in->cmds[i].summary);
+			sbuf_addhtml(o, in->cmds[i].summary);
 			sbuf_adds(o, "</td></tr>");
 		}
 	sbuf_adds(o, "</table><p>Also: <code>help COMMAND</code>, <code>lesson N</code>, <code>doc TOPIC</code>, "
@@ -85,9 +72,9 @@ static void versions(const struct catalog *cat, struct sbuf *o)
 		if (seen)
 			continue;
 		sbuf_adds(o, "<tr><td class=m>");
-		esc(o, sc->st->name);
+		sbuf_addhtml(o, sc->st->name);
 		sbuf_adds(o, " <small>(");
-		esc(o, sc->name);
+		sbuf_addhtml(o, sc->name);
 		sbuf_adds(o, ")</small></td><td>");
 		for (size_t v = 0; v < sc->st->nversions; v++)
 			sbuf_addf(o, "%s%u <small>(%s)</small>", v ? " · " : "", sc->st->versions[v].size,
@@ -131,11 +118,11 @@ static void errnos(const struct catalog *cat, struct sbuf *o)
 	sbuf_adds(o, "<h2>Errors, and what they mean here</h2><table><tr><th>errno</th><th>calls</th><th>for example</th></tr>");
 	for (size_t j = 0; j < n && j < 16; j++) {
 		sbuf_adds(o, "<tr><td class=m><b>");
-		esc(o, e[j].name);
+		sbuf_addhtml(o, e[j].name);
 		sbuf_addf(o, "</b> %d</td><td>%zu</td><td>", errno_from_name(e[j].name), e[j].n);
-		esc(o, e[j].example);
+		sbuf_addhtml(o, e[j].example);
 		sbuf_adds(o, ": ");
-		esc(o, e[j].meaning);
+		sbuf_addhtml(o, e[j].meaning);
 		sbuf_adds(o, "</td></tr>");
 	}
 	sbuf_adds(o, "</table>");

@@ -44,6 +44,8 @@ static const struct dynlib_sym core_syms[] = {
 	DYNLIB_SYM("cmark_node_get_heading_level", lib.node_get_heading_level),
 	DYNLIB_SYM("cmark_node_get_list_type", lib.node_get_list_type),
 	DYNLIB_SYM("cmark_node_get_list_start", lib.node_get_list_start),
+	DYNLIB_SYM("cmark_node_get_list_tight", lib.node_get_list_tight),
+	DYNLIB_SYM("cmark_node_get_fence_info", lib.node_get_fence_info),
 	DYNLIB_SYM("cmark_node_first_child", lib.node_first_child),
 	DYNLIB_SYM("cmark_node_next", lib.node_next),
 	DYNLIB_SYM("cmark_node_parent", lib.node_parent),

@@ -32,6 +32,8 @@ struct mdlib {
 	int (*node_get_heading_level)(cmark_node *n);
 	cmark_list_type (*node_get_list_type)(cmark_node *n);
 	int (*node_get_list_start)(cmark_node *n);
+	int (*node_get_list_tight)(cmark_node *n);
+	const char *(*node_get_fence_info)(cmark_node *n);
 	cmark_node *(*node_first_child)(cmark_node *n);
 	cmark_node *(*node_next)(cmark_node *n);
 	cmark_node *(*node_parent)(cmark_node *n);

@@ -34,6 +34,8 @@ bool md_builtin(struct mdlib *lib)
 		.node_get_heading_level = cmark_node_get_heading_level,
 		.node_get_list_type = cmark_node_get_list_type,
 		.node_get_list_start = cmark_node_get_list_start,
+		.node_get_list_tight = cmark_node_get_list_tight,
+		.node_get_fence_info = cmark_node_get_fence_info,
 		.node_first_child = cmark_node_first_child,
 		.node_next = cmark_node_next,
 		.node_parent = cmark_node_parent,

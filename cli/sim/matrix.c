@@ -211,19 +211,6 @@ void matrix_markdown(const struct matrix *m, struct sbuf *sb)
 	}
 }
 
-static void xml_text(struct sbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': sbuf_adds(sb, "&lt;"); break;
-		case '>': sbuf_adds(sb, "&gt;"); break;
-		case '&': sbuf_adds(sb, "&amp;"); break;
-		case '"': sbuf_adds(sb, "&quot;"); break;
-		default: sbuf_addch(sb, *s);
-		}
-	}
-}
-
 static const char *const cell_fill[] = { "#2e7d32", "#66bb6a", "#26a69a", "#ef6c00", "#c62828", "#9e9e9e", "#6a1b9a" };
 
 static void svg_cell(struct sbuf *sb, int x, int y, int cw, int rh, enum cell c, bool marked, const char *text)
@@ -231,14 +218,14 @@ static void svg_cell(struct sbuf *sb, int x, int y, int cw, int rh, enum cell c,
 	sbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\" fill=\"%s\"%s/>", x + 2, y + 2, cw - 4,
 		  rh - 4, cell_fill[c], marked ? " stroke=\"currentColor\" stroke-width=\"3\"" : "");
 	sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#fff\">", x + cw / 2, y + 20);
-	xml_text(sb, text);
+	sbuf_addhtml(sb, text);
 	sbuf_adds(sb, "</text>\n");
 }
 
 static void svg_heading(struct sbuf *sb, int x, int y, const char *text)
 {
 	sbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"currentColor\">", x, y);
-	xml_text(sb, text);
+	sbuf_addhtml(sb, text);
 	sbuf_adds(sb, "</text>\n");
 }
 
@@ -250,7 +237,7 @@ void matrix_svg(const struct matrix *m, const struct matrix_svg_extra *x, struct
 	int w = lw + (int)m->ncols * cw + xw + 10, h = top + (int)m->nrows * rh + 10;
 	sbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		      "font-family=\"monospace\" font-size=\"13\" role=\"img\">\n<title>", w, h, w, h);
-	xml_text(sb, m->sc->name);
+	sbuf_addhtml(sb, m->sc->name);
 	sbuf_adds(sb, nx ? ": user-space struct versions against simulated and real kernels</title>\n"
 			 : ": user-space struct versions against kernel versions</title>\n");
 	if (nx) {
@@ -264,7 +251,7 @@ void matrix_svg(const struct matrix *m, const struct matrix_svg_extra *x, struct
 	for (size_t r = 0; r < m->nrows; r++) {
 		int y = top + (int)r * rh;
 		sbuf_addf(sb, "<text x=\"4\" y=\"%d\" fill=\"currentColor\">", y + 20);
-		xml_text(sb, m->row_label[r]);
+		sbuf_addhtml(sb, m->row_label[r]);
 		sbuf_adds(sb, "</text>\n");
 		for (size_t c = 0; c < m->ncols; c++)
 			svg_cell(sb, lw + (int)c * cw, y, cw, rh, m->cells[r * m->ncols + c], false, matrix_cell_name(m, r, c));
