@@ -388,7 +388,7 @@ static char *history_path(bool create_dir)
 		return NULL;
 	sbuf_adds(&sb, "/xsc/history");
 	if (create_dir)
-		mkdir_parents(sb.buf);
+		mkdir_parents(sb.buf, 0700);
 	return sbuf_detach(&sb);
 }
 

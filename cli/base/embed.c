@@ -52,7 +52,7 @@ static int put(const char *dir, const char *name, const unsigned char *data, siz
 {
 	struct sbuf path = SBUF_INIT;
 	sbuf_addf(&path, "%s/%s", dir, name);
-	mkdir_parents(path.buf);
+	mkdir_parents(path.buf, 0700);
 	int fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	int r = fd < 0 ? -1 : 0;
 	while (!r && len) {

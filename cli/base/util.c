@@ -241,7 +241,7 @@ int safe_cache_read(const char *path, size_t max, char **out, size_t *len)
 int safe_cache_write(const char *path, const void *data, size_t len)
 {
 	char why[96];
-	mkdir_parents(path);
+	mkdir_parents(path, 0700);
 	if (cache_dir_unsafe(path, why, sizeof(why)))
 		return -1; /* safe_cache_read warned already, or will */
 	return write_file_atomic(path, data, len);
@@ -438,19 +438,29 @@ const char *suggest_best(const struct suggest *s)
 	return s->best;
 }
 
-void mkdir_parents(const char *path)
+int mkdir_parents(const char *path, mode_t mode)
 {
 	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
+	int r = 0;
 	if (slash && slash != dir) {
 		*slash = '\0';
+		/* a parent that cannot be made shows in the last one */
 		for (char *p = dir + 1; *p; p++)
 			if (*p == '/') {
 				*p = '\0';
-				mkdir(dir, 0700);
+				mkdir(dir, mode);
 				*p = '/';
 			}
-		mkdir(dir, 0700);
+		r = mkdir(dir, mode) && errno != EEXIST ? -1 : 0;
 	}
+	int e = errno;
 	free(dir);
+	errno = e;
+	return r;
+}
+
+int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -47,9 +48,12 @@ static inline void le_store(unsigned char *p, unsigned n, uint64_t v)
 		p[i] = (unsigned char)v;
 }
 
-/* mkdir -p for the directory part of path (up to its last '/'), mode 0700; errors ignored:
- * the caller finds out when it opens the file. */
-void mkdir_parents(const char *path);
+/* mkdir -p for the directory part of path (up to its last '/'), with mode (less the umask);
+ * 0, or -1 with errno when the last of them cannot be made (one already there is no
+ * error). Callers that open the file next may ignore it: the open tells. */
+int mkdir_parents(const char *path, mode_t mode);
+/* qsort's and bsearch's comparison of two elements of an array of strings (char *). */
+int cmp_strp(const void *a, const void *b);
 
 /* Edit distance between two strings (for "did you mean"). */
 /* Byte scans that stay fast on megabyte structs: the first offset in [from, n) holding a

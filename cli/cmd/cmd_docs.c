@@ -82,11 +82,6 @@ static int matrix_cb(void *ctx, const struct syscall *sc, struct sbuf *md, struc
 	return r ? -1 : 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* DIR/..SUFFIX for the catalogue in dir when DIR/../probe exists (a source tree, or the
  * installed share/xsc), else the same beside the default catalogue (the build's or the
  * installed one): a catalogue of one's own (--data MYDIR) still has the templates. */
@@ -135,7 +130,7 @@ static void read_pages(struct docbundle *b, const char *sub, size_t *alloc)
 	if (d)
 		closedir(d);
 	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
+		qsort(names, n, sizeof(*names), cmp_strp);
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf p = SBUF_INIT, rel = SBUF_INIT;
 		sbuf_addf(&p, "%s/%s", dir.buf, names[i]);

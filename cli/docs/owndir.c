@@ -112,11 +112,6 @@ bool owndir_is_empty(int dirfd)
 	return empty;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int write_marker(struct owndir *d, char **a, size_t na, char **b, size_t nb)
 {
 	char **all = xcalloc(na + nb + 1, sizeof(*all));
@@ -125,7 +120,7 @@ static int write_marker(struct owndir *d, char **a, size_t na, char **b, size_t 
 	if (nb)
 		memcpy(all + na, b, nb * sizeof(*all));
 	if (na + nb)
-		qsort(all, na + nb, sizeof(*all), cmp_str);
+		qsort(all, na + nb, sizeof(*all), cmp_strp);
 	struct sbuf sb = SBUF_INIT;
 	sbuf_addf(&sb, "xsc %s\n", d->what);
 	for (size_t i = 0; i < na + nb; i++)
@@ -183,23 +178,9 @@ static void sweep_tree(int fd, int depth)
 	closedir(d);
 }
 
-/* mkdir -p of path's parents: they are the user's to have, only the last one is ours */
-static void make_parents(const char *path)
-{
-	struct sbuf p = SBUF_INIT;
-	sbuf_adds(&p, path);
-	for (char *q = p.buf + 1; *q; q++)
-		if (*q == '/') {
-			*q = 0;
-			mkdir(p.buf, 0777);
-			*q = '/';
-		}
-	sbuf_release(&p);
-}
-
 static int open_top(struct owndir *d, bool *created)
 {
-	make_parents(d->path);
+	mkdir_parents(d->path, 0777); /* the user's to have, only the last one is ours */
 	*created = mkdir(d->path, 0777) == 0;
 	d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->fd >= 0)

@@ -43,25 +43,12 @@ void site_slug(struct sbuf *sb, const char *text)
 
 /* ---- files ---- */
 
-static int mkdirs(const char *path)
+/* The directory path is in, made when it is missing. */
+static int make_dir_of(const char *path)
 {
-	struct sbuf p = SBUF_INIT;
-	sbuf_adds(&p, path);
-	int r = 0;
-	for (char *s = p.buf + 1; r == 0 && *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p.buf, 0755) && errno != EEXIST)
-			r = -1;
-		*s = '/';
-	}
-	if (r == 0 && mkdir(p.buf, 0755) && errno != EEXIST)
-		r = -1;
-	if (r)
-		err("cannot create directory '%s': %m", p.buf);
-	sbuf_release(&p);
-	return r;
+	if (!mkdir_parents(path, 0755))
+		return 0;
+	return err("cannot create directory '%.*s': %m", (int)(strrchr(path, '/') - path), path);
 }
 
 /* Every file a build writes, for the marker: a later build keeps what is not in it. */
@@ -75,11 +62,7 @@ static int write_file(const char *dir, const char *rel, const void *data, size_t
 {
 	struct sbuf path = SBUF_INIT;
 	sbuf_addf(&path, "%s/%s", dir, rel);
-	char *slash = strrchr(path.buf, '/');
-	int r = 0;
-	*slash = 0;
-	r = mkdirs(path.buf);
-	*slash = '/';
+	int r = make_dir_of(path.buf);
 	FILE *fp = r ? NULL : fopen(path.buf, "we");
 	if (!r && !fp)
 		r = err("cannot write '%s': %m", path.buf);
@@ -101,18 +84,13 @@ static int write_file(const char *dir, const char *rel, const void *data, size_t
 	return r;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The marker: "xsc site", then every file written, sorted (the same bytes every build). */
 static int write_marker(const char *dir, struct written *w)
 {
 	struct sbuf m = SBUF_INIT;
 	sbuf_adds(&m, "xsc site\n");
 	if (w->n)
-		qsort(w->list, w->n, sizeof(*w->list), cmp_str);
+		qsort(w->list, w->n, sizeof(*w->list), cmp_strp);
 	for (size_t i = 0; i < w->n; i++)
 		sbuf_addf(&m, "%s\n", w->list[i]);
 	int r = write_file(dir, SITE_MARKER, m.buf, m.len, NULL, NULL);
@@ -213,21 +191,6 @@ static int read_asset(const char *dir, const char *name, char **text, size_t *le
 	return r;
 }
 
-/* The directory that holds out_dir, made when it is missing. */
-static int make_parent(const char *out_dir)
-{
-	struct sbuf o = SBUF_INIT;
-	sbuf_adds(&o, out_dir);
-	char *slash = strrchr(o.buf, '/');
-	int r = 0;
-	if (slash && slash != o.buf) {
-		*slash = 0;
-		r = mkdirs(o.buf);
-	}
-	sbuf_release(&o);
-	return r;
-}
-
 /* The assets every build reads: the page template, the style sheet, the script and the
  * console's loader (what it loads, assets/xsc-bundle.js, is make wasm's: kept across builds). */
 struct assets {
@@ -311,7 +274,7 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	struct assets as = { 0 };
 	if (read_asset(assets_dir, "template.html", &as.tpl, &as.tpl_len) ||
 	    read_asset(assets_dir, "xsc.css", &as.css, &as.css_len) || read_asset(assets_dir, "xsc.js", &as.js, &as.js_len) ||
-	    read_asset(assets_dir, "console.js", &as.con, &as.con_len) || make_parent(out_dir)) {
+	    read_asset(assets_dir, "console.js", &as.con, &as.con_len) || make_dir_of(out_dir)) {
 		assets_release(&as);
 		return -1;
 	}

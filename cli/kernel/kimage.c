@@ -206,7 +206,7 @@ static int aptdir_make(const struct kimages *ks, const struct kimage *k, struct 
 	memset(a, 0, sizeof(*a));
 	sbuf_addf(&p, "%s/apt/%s", ks->dir, k->suite);
 	a->dir = xstrdup(p.buf);
-	mkdir_parents(p.buf);
+	mkdir_parents(p.buf, 0700);
 	for (size_t i = 0; i < ARRAY_SIZE(sub); i++) {
 		sbuf_reset(&p);
 		sbuf_addf(&p, "%s%s", a->dir, sub[i]);
@@ -492,7 +492,7 @@ int kimage_fetch(struct kimages *ks, struct kimage *k, struct sbuf *log)
 	char why[256];
 	if (!ks->dir)
 		return err("no cache directory: set XDG_CACHE_HOME or HOME");
-	mkdir_parents(ks->dir);
+	mkdir_parents(ks->dir, 0700);
 	mkdir(ks->dir, 0700);
 	const char *bad = dir_not_own(ks->dir, why, sizeof(why));
 	if (bad)

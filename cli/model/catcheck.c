@@ -29,16 +29,11 @@ static bool errno_ok(const char *s, bool allow_ok)
 	return !s || (allow_ok && (!strcmp(s, "ok") || !strcmp(s, "ver0"))) || errno_from_name(s) > 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Sorts names (n of them) and says whether no two are equal: n log n, not n squared. */
 static bool sorted_unique(const char **names, size_t n)
 {
 	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_name);
+		qsort(names, n, sizeof(*names), cmp_strp);
 	for (size_t i = 1; i < n; i++)
 		if (!strcmp(names[i - 1], names[i]))
 			return false;
@@ -84,7 +79,7 @@ static bool fields_unique(const struct cstruct *st)
 	for (size_t i = 0; ok && i < st->nfields; i++)
 		for (size_t k = 0; ok && k < st->fields[i].naliases; k++) {
 			const char *a = st->fields[i].aliases[k];
-			ok = strcmp(a, st->fields[i].name) == 0 || !bsearch(&a, names, st->nfields, sizeof(*names), cmp_name);
+			ok = strcmp(a, st->fields[i].name) == 0 || !bsearch(&a, names, st->nfields, sizeof(*names), cmp_strp);
 		}
 	free(names);
 	return ok;

@@ -2459,11 +2459,6 @@ const char *catalog_default_dir(void)
 	return ok ? found : NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct catalog *catalog_load(const char *dir)
 {
 	if (!dir)
@@ -2488,7 +2483,7 @@ struct catalog *catalog_load(const char *dir)
 	}
 	closedir(d);
 	if (n)
-		qsort(paths, n, sizeof(*paths), cmp_str);
+		qsort(paths, n, sizeof(*paths), cmp_strp);
 
 	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
 	char *cpath = n ? catalog_cache_path(dir) : NULL;

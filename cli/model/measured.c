@@ -301,11 +301,6 @@ int measured_load(const char *path, struct measured_report *r)
 	return res;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int measured_load_dir(const char *dir, bool missing_ok, struct measured_report **reps, size_t *n)
 {
 	DIR *d = opendir(dir);
@@ -323,7 +318,7 @@ int measured_load_dir(const char *dir, bool missing_ok, struct measured_report *
 	}
 	closedir(d);
 	if (nn)
-		qsort(names, nn, sizeof(*names), cmp_name);
+		qsort(names, nn, sizeof(*names), cmp_strp);
 	int r = 0;
 	for (size_t i = 0; i < nn; i++) {
 		struct sbuf p = SBUF_INIT;

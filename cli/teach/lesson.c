@@ -20,11 +20,6 @@ char *lesson_dir(const char *data_dir)
 	return sbuf_detach(&sb);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int lesson_files(const char *dir, char ***paths, size_t *n)
 {
 	DIR *d = opendir(dir);
@@ -47,7 +42,7 @@ int lesson_files(const char *dir, char ***paths, size_t *n)
 	closedir(d);
 	if (!*n)
 		return err("no lessons (NN-name.md) in '%s'", dir);
-	qsort(*paths, *n, sizeof(**paths), cmp_str);
+	qsort(*paths, *n, sizeof(**paths), cmp_strp);
 	return 0;
 }
 

@@ -95,9 +95,16 @@ static void trees(void)
 	char target[128];
 	snprintf(target, sizeof(target), "%s/keep", top);
 	snprintf(p, sizeof(p), "%s/t/a/link", top), symlink(target, p);
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/t/m/n/o/file", top);
+	ok(mkdir_parents(p, 0700) == 0 && mkdir_parents(p, 0700) == 0 && (p[strlen(p) - 5] = 0, stat(p, &st) == 0) &&
+		   S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700,
+	   "mkdir_parents makes the directories of a path, again without error");
+	snprintf(p, sizeof(p), "%s/t/f/x/file", top); /* t/f is a file */
+	errno = 0;
+	ok(mkdir_parents(p, 0700) < 0 && errno == ENOTDIR, "and says when one cannot be made (%s)", strerror(errno));
 	snprintf(p, sizeof(p), "%s/t", top);
 	remove_tree(p);
-	struct stat st;
 	ok(lstat(p, &st) < 0 && errno == ENOENT, "remove_tree removes the tree");
 	snprintf(p, sizeof(p), "%s/keep/x", top);
 	ok(lstat(p, &st) == 0, "and not what a symbolic link in it points at");
@@ -208,6 +215,10 @@ int main(void)
 	suggest_add(&bias, "O_PATHY");           /* 1 */
 	suggest_add_biased(&bias, "O_PATHZ", 1); /* 1, counted as 0: the field's own set */
 	is_str(suggest_best(&bias), "O_PATHZ", "the biased candidate wins a tie");
+	const char *names[] = { "openat2", "clone3", "Z", "open" };
+	qsort(names, ARRAY_SIZE(names), sizeof(*names), cmp_strp);
+	ok(!strcmp(names[0], "Z") && !strcmp(names[1], "clone3") && !strcmp(names[3], "openat2"),
+	   "cmp_strp sorts strings as strcmp does");
 	scans();
 	random_pairs();
 	/* scratch files: written whole, never over an existing file */
