@@ -60,6 +60,15 @@ static const char *topic_kind(const char *topic, int *only)
 	return topic;
 }
 
+void doc_link_list(struct sbuf *sb, const struct doc_link *links, size_t n, const char *prefix)
+{
+	for (size_t i = 0; i < n; i++) {
+		sbuf_adds(sb, "- [");
+		md_text(sb, links[i].title);
+		sbuf_addf(sb, "](%s%s)\n", prefix, links[i].path);
+	}
+}
+
 const struct doc_page *doc_set_find(const struct doc_set *set, const char *topic)
 {
 	static const char *const prefixes[] = { "syscalls/", "structs/", "" };
@@ -822,11 +831,7 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 		      "explained in the guide.\n\n");
 	if (in->nguide) {
 		sbuf_adds(sb, "## Guide\n\n");
-		for (size_t i = 0; i < in->nguide; i++) {
-			sbuf_adds(sb, "- [");
-			md_text(sb, in->guide[i].title);
-			sbuf_addf(sb, "](../%s)\n", in->guide[i].path);
-		}
+		doc_link_list(sb, in->guide, in->nguide, "../");
 		sbuf_adds(sb, "\n");
 	}
 	sbuf_adds(sb, "## Syscalls\n\n| syscall | since | kind | struct | sizes | summary |\n|---|---|---|---|---|---|\n");
@@ -864,11 +869,7 @@ static void index_page(const struct docgen_input *in, struct doc_set *set)
 			      "that copies a struct of the caller's size, and how each is accounted for.\n");
 	if (in->nlessons) {
 		sbuf_adds(sb, "\n## Lessons\n\n");
-		for (size_t i = 0; i < in->nlessons; i++) {
-			sbuf_adds(sb, "- [");
-			md_text(sb, in->lessons[i].title);
-			sbuf_addf(sb, "](../%s)\n", in->lessons[i].path);
-		}
+		doc_link_list(sb, in->lessons, in->nlessons, "../");
 	}
 }
 

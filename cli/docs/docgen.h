@@ -77,6 +77,8 @@ struct doc_page *doc_set_add(struct doc_set *set, const char *path, const char *
 			     bool markdown);
 /* The page of a topic ("openat2", "struct open_how", "commands", "index"), or NULL. */
 const struct doc_page *doc_set_find(const struct doc_set *set, const char *topic);
+/* A Markdown list of links to hand-written pages, each address prefix + the page's path. */
+void doc_link_list(struct sbuf *sb, const struct doc_link *links, size_t n, const char *prefix);
 
 /* The site's home page (paths relative to the site root). */
 /* The commands page (reference/commands.md), from the command rows handed in. */

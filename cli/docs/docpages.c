@@ -72,11 +72,7 @@ void docgen_home(const struct docgen_input *in, struct sbuf *sb)
 		      "and document every interface in xsc's catalogue.\n\n");
 	if (in->nguide) {
 		sbuf_adds(sb, "## Guide\n\n");
-		for (size_t i = 0; i < in->nguide; i++) {
-			sbuf_adds(sb, "- [");
-			md_text(sb, in->guide[i].title);
-			sbuf_addf(sb, "](%s)\n", in->guide[i].path);
-		}
+		doc_link_list(sb, in->guide, in->nguide, "");
 		sbuf_adds(sb, "\n");
 	}
 	sbuf_addf(sb, "## Reference\n\n- [The reference index](reference/index.md): %zu system calls and %zu structs\n"
@@ -84,11 +80,7 @@ void docgen_home(const struct docgen_input *in, struct sbuf *sb)
 		  in->cat->nsyscalls, in->cat->nstructs);
 	if (in->nlessons) {
 		sbuf_adds(sb, "\n## Lessons\n\n");
-		for (size_t i = 0; i < in->nlessons; i++) {
-			sbuf_adds(sb, "- [");
-			md_text(sb, in->lessons[i].title);
-			sbuf_addf(sb, "](%s)\n", in->lessons[i].path);
-		}
+		doc_link_list(sb, in->lessons, in->nlessons, "");
 	}
 }
 
