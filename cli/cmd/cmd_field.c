@@ -1,4 +1,5 @@
 /* field add: append a field to the struct being designed. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/commands.h"
@@ -24,7 +25,7 @@ static int field_add(struct session *s, int argc, char **argv)
 		} else if (!strcmp(argv[i], "at")) {
 			char *end;
 			at = strtol(argv[i + 1], &end, 0);
-			if (*end || at < 0)
+			if (*end || at < 0 || at > (long)UINT32_MAX)
 				return err("field add: 'at' takes a byte offset, not '%s'", argv[i + 1]);
 		} else {
 			return usage_err("field add: unknown option '%s' (since V, zero MEANING, flagset NAME, at OFFSET)", argv[i]);

@@ -47,6 +47,8 @@ struct loader {
 	bool failed;
 	bool at_key; /* the next error points at the key, not the value */
 	size_t shift; /* the next error points this many bytes into the value (an expression's fault) */
+	unsigned flags; /* CATALOG_DRAFT */
+	struct catalog_fault *fault; /* NULL: errors go to err() */
 };
 
 /* ---- error positions: walk the raw text along the path ---- */
@@ -166,6 +168,24 @@ static void line_col(const char *text, const char *pos, unsigned long *line, uns
 	}
 }
 
+/* Where the first fault is, for a caller that words it itself. */
+static void fault_fill(struct loader *L, unsigned long line, unsigned long col)
+{
+	struct catalog_fault *f = L->fault;
+	f->line = line;
+	f->col = col;
+	f->entry = f->item = -1;
+	f->section[0] = f->member[0] = '\0';
+	if (L->depth > 0 && L->path[0].key)
+		snprintf(f->section, sizeof(f->section), "%s", L->path[0].key);
+	if (L->depth > 1 && !L->path[1].key)
+		f->entry = (long)L->path[1].idx;
+	if (L->depth > 2 && L->path[2].key)
+		snprintf(f->member, sizeof(f->member), "%s", L->path[2].key);
+	if (L->depth > 3 && !L->path[3].key)
+		f->item = (long)L->path[3].idx;
+}
+
 PRINTF_LIKE(2, 3)
 static void lerr(struct loader *L, const char *fmt, ...)
 {
@@ -182,7 +202,12 @@ static void lerr(struct loader *L, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	err("%s:%lu:%lu: %s", L->src->name, line, col, sb.buf);
+	if (L->fault) {
+		fault_fill(L, line, col);
+		sbuf_adds(&L->fault->msg, sb.buf);
+	} else {
+		err("%s:%lu:%lu: %s", L->src->name, line, col, sb.buf);
+	}
 	sbuf_release(&sb);
 }
 
@@ -601,7 +626,7 @@ static void load_flagset(struct loader *L, json_t *o, struct flagset *fs)
 				lerr(L, "flag '%s' is 0 in a bit set; mark it \"mask\": true if it names the absence of bits", f->name);
 			for (size_t j = 0; j < i && !L->failed; j++)
 				if (!strcmp(fs->flags[j].name, f->name))
-					lerr(L, "duplicate flag '%s' in '%s'", f->name, fs->name);
+					lerr(L, "duplicate flag '%s' in set '%s'", f->name, fs->name);
 		}
 		pop(L);
 		fs->nflags = i + 1;
@@ -1010,6 +1035,8 @@ static bool struct_align(struct loader *L, struct cstruct *st, bool has_align, u
 		return false;
 	}
 	unsigned rounded = (st->size + st->align - 1) / st->align * st->align;
+	if (rounded != st->size && !has_align && (L->flags & CATALOG_DRAFT))
+		return true; /* a struct being designed may end mid-alignment until it is exported */
 	if (rounded != st->size && !has_align) {
 		push_key(L, "fields");
 		push_idx(L, st->nfields - 1);
@@ -1035,7 +1062,7 @@ static void check_fields_dated(struct loader *L, const struct cstruct *st)
 			if (st->versions[k].size >= f->offset + f->size)
 				cover = &st->versions[k];
 		char a[16], b[16];
-		if (!cover && !f->reserved)
+		if (!cover && !f->reserved && !(L->flags & CATALOG_DRAFT))
 			lerr(L, "field '%s' lies past the newest size version (%u bytes)", f->name,
 			     st->versions[st->nversions - 1].size);
 		else if (cover && f->since < cover->since)
@@ -1127,7 +1154,7 @@ static void load_struct(struct loader *L, json_t *o, struct cstruct *st)
 		pop(L);
 		return;
 	}
-	if (!json_array_size(fields)) {
+	if (!json_array_size(fields) && !(L->flags & CATALOG_DRAFT)) {
 		push_key(L, "fields");
 		lerr(L, "struct '%s' has no fields", st->name);
 		pop(L);
@@ -2337,10 +2364,10 @@ static void report_json_error(const struct src *src, const json_error_t *je)
 	sbuf_release(&msg);
 }
 
-static struct catalog *load_sources(struct src *srcs, size_t n)
+static struct catalog *load_sources(struct src *srcs, size_t n, unsigned flags, struct catalog_fault *fault)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
-	struct loader L = { .cat = cat, .a = &cat->arena, .srcs = srcs, .nsrcs = n };
+	struct loader L = { .cat = cat, .a = &cat->arena, .srcs = srcs, .nsrcs = n, .flags = flags, .fault = fault };
 	size_t nsys = 0, nst = 0, nfs = 0, ntab = 0;
 
 	for (size_t i = 0; i < n && !L.failed; i++) {
@@ -2386,9 +2413,16 @@ struct catalog *catalog_load_buffers(const char *const *names, const char *const
 	struct src *srcs = xcalloc(n ? n : 1, sizeof(*srcs));
 	for (size_t i = 0; i < n; i++)
 		srcs[i] = (struct src){ names[i], texts[i], lens[i], NULL };
-	struct catalog *c = load_sources(srcs, n);
+	struct catalog *c = load_sources(srcs, n, 0, NULL);
 	free(srcs);
 	return c;
+}
+
+struct catalog *catalog_load_text(const char *name, const char *text, size_t len, unsigned flags,
+				  struct catalog_fault *fault)
+{
+	struct src src = { name, text, len, NULL };
+	return load_sources(&src, 1, flags, fault);
 }
 
 static bool is_dir(const char *p)
@@ -2508,7 +2542,7 @@ struct catalog *catalog_load(const char *dir)
 		err("no catalogue files (*.json) in '%s'", dir);
 		goto out;
 	}
-	c = load_sources(srcs, n);
+	c = load_sources(srcs, n, 0, NULL);
 	if (c)
 		catalog_cache_save(cpath, key, c);
 done:

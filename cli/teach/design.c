@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include "base/diag.h"
 #include "base/out.h"
+#include "model/catwrite.h"
 #include "model/dataload.h"
+#include "model/loadrules.h"
 #include "model/kver.h"
 #include "base/outfile.h"
 #include "base/banned.h"
@@ -166,203 +168,209 @@ static unsigned dstruct_end(const struct dstruct *s)
 	return s->nfields ? s->fields[s->nfields - 1].offset + s->fields[s->nfields - 1].size : 0;
 }
 
-static unsigned dstruct_align(const struct dstruct *s)
+/* ---- the design in the model's terms, for the catalogue writer ---- */
+
+static const struct flagset *model_set(const struct catalog *m, const char *name)
 {
-	unsigned a = 1;
-	for (size_t i = 0; i < s->nfields; i++)
-		if (s->fields[i].elem > a)
-			a = s->fields[i].elem;
-	return a;
+	return name ? catalog_find_flagset(m, name) : NULL;
 }
 
-/* ---- building the catalogue the session uses ---- */
-
-static const struct flagset *built_set(const struct catalog *c, const char *name)
+/* The design's flag sets: bits named PREFIX_FLAG. */
+static void model_flagsets(struct catalog *m, const struct design *d)
 {
-	return name ? catalog_find_flagset(c, name) : NULL;
-}
-
-/* The design's flag sets as catalogue flag sets: bits named PREFIX_FLAG. */
-static void build_flagsets(struct catalog *c, const struct design *d)
-{
-	struct arena *a = &c->arena;
-	c->flagsets = arena_alloc(a, sizeof(*c->flagsets) * (d->nsets + 1));
-	c->nflagsets = d->nsets;
+	struct arena *a = &m->arena;
+	m->flagsets = arena_alloc(a, sizeof(*m->flagsets) * (d->nsets + 1));
+	m->nflagsets = d->nsets;
 	for (size_t i = 0; i < d->nsets; i++) {
 		const struct dflagset *ds = &d->sets[i];
-		struct flagset *fs = &c->flagsets[i];
+		struct flagset *fs = &m->flagsets[i];
 		struct sbuf pre = SBUF_INIT;
 		upper(&pre, ds->name);
 		sbuf_addch(&pre, '_');
-		fs->name = arena_strdup(a, ds->name);
-		fs->prefix = arena_strdup(a, pre.buf);
-		fs->header = "designed";
-		fs->doc = "a designed flag set";
-		fs->file = "(designed)";
-		fs->kind = FS_BITS;
+		*fs = (struct flagset){ .name = ds->name, .prefix = arena_strdup(a, pre.buf), .header = "designed",
+					.doc = "a designed flag set", .kind = FS_BITS, .nflags = ds->nflags };
 		fs->flags = arena_alloc(a, sizeof(*fs->flags) * (ds->nflags + 1));
-		fs->nflags = ds->nflags;
-		for (size_t k = 0; k < ds->nflags; k++) {
-			fs->flags[k].name = arena_strdup(a, ds->flags[k].name);
-			fs->flags[k].value = ds->flags[k].value;
-			fs->flags[k].since = ds->flags[k].since;
-			fs->flags[k].doc = "";
-		}
+		for (size_t k = 0; k < ds->nflags; k++)
+			fs->flags[k] = (struct flag){ .name = ds->flags[k].name, .value = ds->flags[k].value,
+						      .since = ds->flags[k].since };
 		sbuf_release(&pre);
 	}
 }
 
 /* One designed struct: its fields (a field without a date is as new as the last version)
  * and its size versions NAME_SIZE_VERn. */
-static void build_struct(struct catalog *c, const struct dstruct *ds, struct cstruct *st)
+static void model_struct(struct catalog *m, const struct dstruct *ds, struct cstruct *st)
 {
-	struct arena *a = &c->arena;
-	st->name = arena_strdup(a, ds->name);
-	st->header = "designed";
-	st->doc = "a designed struct";
-	st->file = "(designed)";
-	st->direction = FD_IN;
-	st->align = dstruct_align(ds);
-	st->size = dstruct_end(ds);
+	struct arena *a = &m->arena;
+	*st = (struct cstruct){ .name = ds->name, .header = "designed", .doc = "a designed struct", .direction = FD_IN,
+				.size = dstruct_end(ds), .nfields = ds->nfields, .nversions = ds->nvers };
 	st->fields = arena_alloc(a, sizeof(*st->fields) * (ds->nfields + 1));
-	st->nfields = ds->nfields;
 	uint32_t last = ds->nvers ? ds->vers[ds->nvers - 1].since : ds->since;
 	for (size_t k = 0; k < ds->nfields; k++) {
 		const struct dfield *df = &ds->fields[k];
-		struct field *f = &st->fields[k];
-		f->name = arena_strdup(a, df->name);
-		f->type_text = arena_strdup(a, df->type);
-		f->zero = arena_strdup(a, df->zero);
-		f->doc = "";
-		f->type = df->t;
-		f->elem_size = df->elem;
-		f->count = df->count;
-		f->offset = df->offset;
-		f->size = df->size;
-		f->since = df->since ? df->since : last;
-		f->flagset = built_set(c, df->flagset);
-		f->format = f->flagset ? FF_HEX : FF_DEC;
-		f->string = df->t == FT_CHAR;
+		st->fields[k] = (struct field){ .name = df->name, .type_text = df->type, .zero = df->zero,
+						.offset = df->offset, .size = df->size, .since = df->since ? df->since : last,
+						.flagset = model_set(m, df->flagset) };
 	}
 	st->versions = arena_alloc(a, sizeof(*st->versions) * (ds->nvers + 1));
-	st->nversions = ds->nvers;
 	for (size_t k = 0; k < ds->nvers; k++) {
 		struct sbuf vn = SBUF_INIT;
 		upper(&vn, ds->name);
 		sbuf_addf(&vn, "_SIZE_VER%zu", k);
-		st->versions[k].name = arena_strdup(a, vn.buf);
-		st->versions[k].size = ds->vers[k].size;
-		st->versions[k].since = ds->vers[k].since;
+		st->versions[k] = (struct sversion){ .name = arena_strdup(a, vn.buf), .size = ds->vers[k].size,
+						     .since = ds->vers[k].since };
 		sbuf_release(&vn);
 	}
 }
 
 /* One designed call: long NAME(struct S *uargs, size_t usize[, unsigned int flags]) with
- * the extensible-struct convention's size rules and checks. */
-static void build_syscall(struct catalog *c, const struct dsyscall *dc, struct syscall *sc)
+ * the extensible-struct convention's size rules (the loader adds their steps). */
+static void model_syscall(struct catalog *m, const struct dsyscall *dc, struct syscall *sc)
 {
-	struct arena *a = &c->arena;
-	struct sbuf proto = SBUF_INIT;
-	sc->name = arena_strdup(a, dc->name);
-	sc->kind = SK_EXTENSIBLE;
-	sc->header = "designed";
-	sc->file = "(designed)";
-	sc->safety = SAFE_PURE;
-	sc->designed = true;
-	sc->nr_x86_64 = sc->nr_aarch64 = -1;
-	sc->since = dc->since;
-	sc->st = catalog_find_struct(c, dc->st);
-	sbuf_addf(&proto, "long %s(struct %s *uargs, size_t usize%s)", dc->name, dc->st,
-		  dc->flags ? ", unsigned int flags" : "");
-	sc->prototype = arena_strdup(a, proto.buf);
-	sbuf_reset(&proto);
-	sbuf_addf(&proto, "a designed extensible syscall taking struct %s", dc->st);
-	sc->summary = arena_strdup(a, proto.buf);
-	sbuf_release(&proto);
+	struct arena *a = &m->arena;
+	struct sbuf t = SBUF_INIT;
+	*sc = (struct syscall){ .name = dc->name, .kind = SK_EXTENSIBLE, .header = "designed", .safety = SAFE_PURE,
+				.nr_x86_64 = -1, .nr_aarch64 = -1, .since = dc->since, .st = catalog_find_struct(m, dc->st),
+				.size_where = SW_ARG, .size_name = "usize", .size_bits = 64, .has_rules = true };
+	sbuf_addf(&t, "long %s(struct %s *uargs, size_t usize%s)", dc->name, dc->st, dc->flags ? ", unsigned int flags" : "");
+	sc->prototype = arena_strdup(a, t.buf);
+	sbuf_reset(&t);
+	sbuf_addf(&t, "a designed extensible syscall taking struct %s", dc->st);
+	sc->summary = arena_strdup(a, t.buf);
+	sbuf_reset(&t);
+	sbuf_addf(&t, "struct %s *", dc->st);
 	sc->nargs = dc->flags ? 3 : 2;
 	sc->args = arena_alloc(a, sizeof(*sc->args) * 3);
-	sc->args[0] = (struct sarg){ .name = "uargs", .type = "struct *", .role = AR_STRUCT, .st = sc->st };
+	sc->args[0] = (struct sarg){ .name = "uargs", .type = arena_strdup(a, t.buf), .role = AR_STRUCT, .st = sc->st };
 	sc->args[1] = (struct sarg){ .name = "usize", .type = "size_t", .role = AR_SIZE };
 	if (dc->flags)
-		sc->args[2] = (struct sarg){ .name = "flags", .type = "unsigned int", .role = AR_FLAGS,
-					     .def = "0", .flagset = built_set(c, dc->flags) };
-	for (size_t i = 0; i < sc->nargs; i++)
-		sarg_type(&sc->args[i]);
-	sc->size_where = SW_ARG;
-	sc->size_name = "usize";
-	sc->size_bits = 64;
-	sc->has_rules = true;
+		sc->args[2] = (struct sarg){ .name = "flags", .type = "unsigned int", .role = AR_FLAGS, .def = "0",
+					     .flagset = model_set(m, dc->flags) };
+	sbuf_release(&t);
 	sc->rules = (struct size_rules){ .zero = { SA_ERRNO, EINVAL }, .below_ver0 = { SA_ERRNO, EINVAL },
 					 .tail = TAIL_E2BIG, .writeback = WB_NONE, .cap = 4096, .cap_errno = E2BIG };
-	sc->checks = arena_alloc(a, sizeof(*sc->checks) * (CS_LAST + 1));
-	checks_insert_steps(a, sc, sc->checks, NULL, &sc->nchecks); /* the size convention's steps, in its default order */
 	sc->errors = arena_alloc(a, sizeof(*sc->errors) * 2);
 	sc->nerrors = 2;
 	sc->errors[0] = (struct serror){ "EINVAL", "usize below the first version, or an unknown flag bit" };
 	sc->errors[1] = (struct serror){ "E2BIG", "usize above a page, or a nonzero byte past the kernel's struct" };
 }
 
-static void rebuild(struct design *d)
+/* The whole design in the model's terms (its strings are the design's): what the catalogue
+ * writer writes. */
+static struct catalog *model_of(const struct design *d)
 {
-	struct catalog *c = xcalloc(1, sizeof(*c));
-	struct arena *a = &c->arena;
-	c->dir = "(designed)";
-	build_flagsets(c, d);
-	c->structs = arena_alloc(a, sizeof(*c->structs) * (d->nstructs + 1));
-	c->nstructs = d->nstructs;
+	struct catalog *m = xcalloc(1, sizeof(*m));
+	model_flagsets(m, d);
+	m->structs = arena_alloc(&m->arena, sizeof(*m->structs) * (d->nstructs + 1));
+	m->nstructs = d->nstructs;
 	for (size_t i = 0; i < d->nstructs; i++)
-		build_struct(c, &d->structs[i], &c->structs[i]);
-	c->syscalls = arena_alloc(a, sizeof(*c->syscalls) * (d->ncalls + 1));
-	c->nsyscalls = d->ncalls;
+		model_struct(m, &d->structs[i], &m->structs[i]);
+	m->syscalls = arena_alloc(&m->arena, sizeof(*m->syscalls) * (d->ncalls + 1));
+	m->nsyscalls = d->ncalls;
 	for (size_t i = 0; i < d->ncalls; i++)
-		build_syscall(c, &d->calls[i], &c->syscalls[i]);
-	ALLOC_GROW(d->builds, d->nbuilds + 1, d->balloc);
-	d->builds[d->nbuilds++] = c;
+		model_syscall(m, &d->calls[i], &m->syscalls[i]);
+	return m;
 }
 
-/* ---- the commands' engines ---- */
+/* The loader's refusal in the design's words: its message, after the name of the field or
+ * flag it is about when it does not say (the design has no file to point into). */
+static int report_fault(const struct design *d, const struct catalog_fault *f)
+{
+	const char *what = NULL, *name = NULL;
+	size_t e = (size_t)f->entry, k = (size_t)f->item;
+	if (f->entry < 0 || f->item < 0)
+		;
+	else if (!strcmp(f->section, "structs") && !strcmp(f->member, "fields") && e < d->nstructs &&
+		 k < d->structs[e].nfields)
+		what = "field", name = d->structs[e].fields[k].name;
+	else if (!strcmp(f->section, "flagsets") && !strcmp(f->member, "flags") && e < d->nsets && k < d->sets[e].nflags)
+		what = "flag", name = d->sets[e].flags[k].name;
+	struct sbuf quoted = SBUF_INIT;
+	if (name)
+		sbuf_addf(&quoted, "'%s'", name);
+	int r = name && !strstr(f->msg.buf, quoted.buf) ? err("%s %s: %s", what, quoted.buf, f->msg.buf)
+							 : err("%s", f->msg.buf);
+	sbuf_release(&quoted);
+	return r;
+}
+
+/* The design written as catalogue JSON and read back by the catalogue loader, as a draft
+ * (fields not yet in a size version are allowed): the catalogue the session uses from now
+ * on, or -1 with the loader's refusal (the caller undoes its change). */
+static int rebuild(struct design *d)
+{
+	struct catalog *m = model_of(d);
+	struct sbuf json = SBUF_INIT;
+	struct catwrite w;
+	catwrite_begin(&w, &json);
+	catwrite_section(&w, "syscalls");
+	for (size_t i = 0; i < m->nsyscalls; i++)
+		catwrite_syscall(&w, &m->syscalls[i]);
+	catwrite_section(&w, "structs");
+	for (size_t i = 0; i < m->nstructs; i++)
+		catwrite_struct(&w, &m->structs[i]);
+	catwrite_section(&w, "flagsets");
+	for (size_t i = 0; i < m->nflagsets; i++)
+		catwrite_flagset(&w, &m->flagsets[i]);
+	catwrite_end(&w);
+	catalog_free(m);
+	struct catalog_fault fault = { .msg = SBUF_INIT };
+	struct catalog *c = catalog_load_text("(designed)", json.buf, json.len, CATALOG_DRAFT, &fault);
+	sbuf_release(&json);
+	if (!c) {
+		report_fault(d, &fault);
+		sbuf_release(&fault.msg);
+		return -1;
+	}
+	c->dir = "(designed)";
+	for (size_t i = 0; i < c->nsyscalls; i++)
+		c->syscalls[i].designed = true; /* no kernel has it: the invoker refuses it */
+	ALLOC_GROW(d->builds, d->nbuilds + 1, d->balloc);
+	d->builds[d->nbuilds++] = c;
+	return 0;
+}
+
+/* ---- the commands' engines: each change is undone when the loader refuses it ---- */
 
 int design_struct_new(struct design *d, const struct catalog *cat, const char *name, uint32_t since)
 {
 	if (check_new_name(d, cat, "struct", name) < 0)
 		return -1;
 	ALLOC_GROW(d->structs, d->nstructs + 1, d->salloc);
-	struct dstruct *s = &d->structs[d->nstructs];
+	struct dstruct *s = &d->structs[d->nstructs++];
 	memset(s, 0, sizeof(*s));
 	s->name = xstrdup(name);
 	s->since = since ? since : DESIGN_DEFAULT_SINCE;
-	d->cur_st_i = d->nstructs++;
+	if (rebuild(d) < 0) {
+		free(d->structs[--d->nstructs].name);
+		return -1;
+	}
+	d->cur_st_i = d->nstructs - 1;
 	d->have_st = true;
-	rebuild(d);
 	return 0;
 }
 
-/* "u64" → FT_U64, elem 8; "char[16]" → FT_CHAR, count 16. */
-static int parse_type(const char *t, enum ftype *ft, unsigned *elem, unsigned *count)
+/* A type a design may use: the catalogue's integer types, or char[N] (N up to 4096). */
+static int design_type(const char *type, struct field *f)
 {
-	static const struct { const char *n; enum ftype t; unsigned size; } types[] = {
-		{ "u8", FT_U8, 1 }, { "u16", FT_U16, 2 }, { "u32", FT_U32, 4 }, { "u64", FT_U64, 8 },
-		{ "s8", FT_S8, 1 }, { "s16", FT_S16, 2 }, { "s32", FT_S32, 4 }, { "s64", FT_S64, 8 },
-		{ "aligned_u64", FT_ALIGNED_U64, 8 },
-	};
-	*count = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (!strcmp(t, types[i].n)) {
-			*ft = types[i].t;
-			*elem = types[i].size;
-			return 0;
-		}
-	if (!strncmp(t, "char[", 5)) {
-		char *end;
-		unsigned long n = strtoul(t + 5, &end, 10);
-		if (n >= 1 && n <= 4096 && !strcmp(end, "]")) {
-			*ft = FT_CHAR;
-			*elem = 1;
-			*count = (unsigned)n;
-			return 0;
-		}
-	}
-	return -1;
+	if (!ld_parse_ftype(type, f) || f->type == FT_PTR || (f->count ? f->type != FT_CHAR || f->count > 4096
+								      : f->type == FT_CHAR))
+		return err("unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64, or char[N])", type);
+	return 0;
+}
+
+/* What the loader does not judge: the set is the design's, and an unsigned integer. */
+static int check_field_flagset(const struct design *d, const struct field *t, const char *type, const char *name,
+			       const char *flagset)
+{
+	if (!find_dset(d, flagset))
+		return err("no designed flag set named '%s'; make one with 'flagset new %s'", flagset, flagset);
+	if (ftype_signed(t->type))
+		return err("flags are unsigned: field '%s' is %s; use u%s (a negative int stored in it sign-extends)", name,
+			   type, type + 1);
+	if (t->count)
+		return err("a flag set needs an integer field, not %s", type);
+	return 0;
 }
 
 int design_field_add(struct design *d, const char *type, const char *name, uint32_t since, const char *zero,
@@ -371,68 +379,29 @@ int design_field_add(struct design *d, const char *type, const char *name, uint3
 	if (!d->have_st)
 		return err("no struct is being designed; start one with 'struct new NAME'");
 	struct dstruct *s = &d->structs[d->cur_st_i];
-	enum ftype ft;
-	unsigned elem, count;
-	if (parse_type(type, &ft, &elem, &count) < 0)
-		return err("unknown type \"%s\" (u8 u16 u32 u64 s8 s16 s32 s64 aligned_u64, or char[N])", type);
+	struct field t = { 0 };
+	if (design_type(type, &t) < 0)
+		return -1;
 	if (!c_ident(name))
 		return err("bad field name '%s': a C identifier of at most 48 characters", name);
-	for (size_t i = 0; i < s->nfields; i++)
-		if (!strcmp(s->fields[i].name, name))
-			return err("duplicate field '%s' in struct '%s'", name, s->name);
-	const struct dflagset *fs = NULL;
-	if (flagset) {
-		fs = find_dset(d, flagset);
-		if (!fs)
-			return err("no designed flag set named '%s'; make one with 'flagset new %s'", flagset, flagset);
-		if (ft == FT_S8 || ft == FT_S16 || ft == FT_S32 || ft == FT_S64)
-			return err("flags are unsigned: field '%s' is %s; use u%s (a negative int stored in it sign-extends)",
-				   name, type, type + 1);
-		if (count)
-			return err("a flag set needs an integer field, not %s", type);
-		for (size_t k = 0; k < fs->nflags; k++)
-			if (elem < 8 && fs->flags[k].value >> (elem * 8))
-				return err("flag %s = %#llx of set '%s' does not fit field '%s' (%s)", fs->flags[k].name,
-					   (unsigned long long)fs->flags[k].value, fs->name, name, type);
-	}
-	unsigned end = dstruct_end(s), size = count ? count : elem;
-	unsigned off = at >= 0 ? (unsigned)at : (end + elem - 1) / elem * elem;
-	/* the loader's rules, with the loader's words */
-	if (at >= 0 && at > 1 << 20)
-		return err("offset %ld is too large", at);
-	if (off < end && s->nfields)
-		return err("field '%s' at offset %u overlaps '%s' (bytes %u..%u)", name, off, s->fields[s->nfields - 1].name,
-			   s->fields[s->nfields - 1].offset, end - 1);
-	if (off > end)
-		return err("a hole of %u bytes (offsets %u..%u) before field '%s'; write the padding as an explicit reserved field",
-			   off - end, end, off - 1, name);
-	if (off % elem)
-		return err("field '%s' (%s) at offset %u is not aligned to %u bytes", name, type, off, elem);
-	if (since) {
-		for (size_t k = 0; k < s->nvers; k++)
-			if (s->vers[k].size >= off + size && since < s->vers[k].since) {
-				char a[16], b[16];
-				return err("field '%s' is dated %s but the first size that holds it is from %s", name,
-					   kver_str(since, a), kver_str(s->vers[k].since, b));
-			}
-	}
+	if (flagset && check_field_flagset(d, &t, type, name, flagset) < 0)
+		return -1;
+	unsigned end = dstruct_end(s);
 	ALLOC_GROW(s->fields, s->nfields + 1, s->falloc);
 	struct dfield *f = &s->fields[s->nfields++];
-	f->name = xstrdup(name);
-	f->type = xstrdup(type);
-	f->zero = xstrdup(zero ? zero : "the old behaviour");
-	f->flagset = flagset ? xstrdup(flagset) : NULL;
-	f->t = ft;
-	f->offset = off;
-	f->size = size;
-	f->elem = elem;
-	f->count = count;
-	f->since = since;
+	*f = (struct dfield){ .name = xstrdup(name), .type = xstrdup(type), .zero = xstrdup(zero ? zero : "the old behaviour"),
+			      .flagset = flagset ? xstrdup(flagset) : NULL, .t = t.type, .size = t.size,
+			      .elem = t.elem_size, .count = t.count, .since = since };
+	f->offset = at >= 0 ? (unsigned)at : (end + t.elem_size - 1) / t.elem_size * t.elem_size;
 	/* a field inside an already published size takes that version's date */
 	for (size_t k = 0; !f->since && k < s->nvers; k++)
-		if (s->vers[k].size >= off + size)
+		if (s->vers[k].size >= f->offset + f->size)
 			f->since = s->vers[k].since;
-	rebuild(d);
+	if (rebuild(d) < 0) {
+		f = &s->fields[--s->nfields];
+		free(f->name), free(f->type), free(f->zero), free(f->flagset);
+		return -1;
+	}
 	return 0;
 }
 
@@ -441,12 +410,15 @@ int design_flagset_new(struct design *d, const struct catalog *cat, const char *
 	if (check_new_name(d, cat, "flag set", name) < 0)
 		return -1;
 	ALLOC_GROW(d->sets, d->nsets + 1, d->setalloc);
-	struct dflagset *fs = &d->sets[d->nsets];
+	struct dflagset *fs = &d->sets[d->nsets++];
 	memset(fs, 0, sizeof(*fs));
 	fs->name = xstrdup(name);
-	d->cur_fs_i = d->nsets++;
+	if (rebuild(d) < 0) {
+		free(d->sets[--d->nsets].name);
+		return -1;
+	}
+	d->cur_fs_i = d->nsets - 1;
 	d->have_fs = true;
-	rebuild(d);
 	return 0;
 }
 
@@ -460,25 +432,17 @@ int design_flag_add(struct design *d, const char *name, uint64_t value, uint32_t
 	if (!value)
 		return err("flag %s: 0 is the default (no flag), not a flag", name);
 	uint64_t all = 0;
-	for (size_t k = 0; k < fs->nflags; k++) {
-		if (!strcmp(fs->flags[k].name, name))
-			return err("duplicate flag '%s' in set '%s'", name, fs->name);
+	for (size_t k = 0; k < fs->nflags; k++)
 		all |= fs->flags[k].value;
-	}
-	if (value & all)
+	if (value & all) /* a design's flags are single bits of their own, never masks */
 		return err("flag %s = %#llx reuses bits of another flag in '%s' (%#llx taken)", name,
 			   (unsigned long long)value, fs->name, (unsigned long long)all);
-	/* every field already using the set must hold the new flag */
-	for (size_t i = 0; i < d->nstructs; i++)
-		for (size_t k = 0; k < d->structs[i].nfields; k++) {
-			const struct dfield *f = &d->structs[i].fields[k];
-			if (f->flagset && !strcmp(f->flagset, fs->name) && f->elem < 8 && value >> (f->elem * 8))
-				return err("flag %s = %#llx of set '%s' does not fit field '%s' (%s)", name,
-					   (unsigned long long)value, fs->name, f->name, f->type);
-		}
 	ALLOC_GROW(fs->flags, fs->nflags + 1, fs->alloc);
 	fs->flags[fs->nflags++] = (struct dflag){ xstrdup(name), value, since ? since : DESIGN_DEFAULT_SINCE };
-	rebuild(d);
+	if (rebuild(d) < 0) {
+		free(fs->flags[--fs->nflags].name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -487,35 +451,25 @@ int design_version_add(struct design *d, unsigned size, uint32_t since)
 	if (!d->have_st)
 		return err("no struct is being designed; start one with 'struct new NAME'");
 	struct dstruct *s = &d->structs[d->cur_st_i];
-	char a[16], b[16];
-	bool boundary = false;
-	for (size_t k = 0; k < s->nfields; k++)
-		if (s->fields[k].offset + s->fields[k].size == size)
-			boundary = true;
-	if (s->nvers && size <= s->vers[s->nvers - 1].size)
-		return err("size %u is not larger than the previous version's %u", size, s->vers[s->nvers - 1].size);
-	if (s->nvers && since < s->vers[s->nvers - 1].since)
-		return err("version of size %u is older than the previous version", size);
-	if (size > dstruct_end(s))
-		return err("size %u is larger than the struct (%u bytes)", size, dstruct_end(s));
-	if (!boundary)
-		return err("size %u does not end on a field boundary", size);
 	unsigned prev = s->nvers ? s->vers[s->nvers - 1].size : 0;
-	for (size_t k = 0; k < s->nfields; k++) {
-		const struct dfield *f = &s->fields[k];
-		if (f->offset >= prev && f->offset + f->size <= size && f->since && f->since < since)
-			return err("field '%s' is dated %s but the first size that holds it is from %s", f->name,
-				   kver_str(f->since, a), kver_str(since, b));
-	}
+	bool *dated = xcalloc(s->nfields + 1, sizeof(*dated));
+	/* the fields it publishes that had no date of their own take its date */
 	for (size_t k = 0; k < s->nfields; k++) {
 		struct dfield *f = &s->fields[k];
 		if (f->offset >= prev && f->offset + f->size <= size && !f->since)
-			f->since = since;
+			f->since = since, dated[k] = true;
 	}
 	ALLOC_GROW(s->vers, s->nvers + 1, s->valloc);
 	s->vers[s->nvers++] = (struct dversion){ size, since };
-	rebuild(d);
-	return 0;
+	int r = rebuild(d);
+	if (r < 0) {
+		s->nvers--;
+		for (size_t k = 0; k < s->nfields; k++)
+			if (dated[k])
+				s->fields[k].since = 0;
+	}
+	free(dated);
+	return r;
 }
 
 int design_syscall_new(struct design *d, const struct catalog *cat, const char *name, const char *st,
@@ -533,109 +487,35 @@ int design_syscall_new(struct design *d, const struct catalog *cat, const char *
 	ALLOC_GROW(d->calls, d->ncalls + 1, d->calloc_);
 	d->calls[d->ncalls++] = (struct dsyscall){ xstrdup(name), xstrdup(st), flags ? xstrdup(flags) : NULL,
 						   since ? since : s->vers[0].since };
-	rebuild(d);
+	if (rebuild(d) < 0) {
+		struct dsyscall *c = &d->calls[--d->ncalls];
+		free(c->name), free(c->st), free(c->flags);
+		return -1;
+	}
 	return 0;
 }
 
 /* ---- export ---- */
 
-static void jstr(struct sbuf *sb, const char *key, const char *v, bool comma)
+/* The export's catalogue JSON: the call (if it is one), its struct and the flag sets they use. */
+static void export_json(const struct design *d, const struct dstruct *s, const struct dsyscall *c,
+			const struct dflagset **sets, size_t nsets, struct sbuf *json)
 {
-	sbuf_addf(sb, "\"%s\": ", key);
-	json_quote_into(sb, v);
-	if (comma)
-		sbuf_adds(sb, ", ");
-}
-
-static void json_flagset(struct sbuf *j, const struct dflagset *fs)
-{
-	char kv[16];
-	struct sbuf pre = SBUF_INIT;
-	upper(&pre, fs->name);
-	sbuf_addch(&pre, '_');
-	sbuf_adds(j, "    {\n      ");
-	jstr(j, "name", fs->name, true);
-	sbuf_adds(j, "\"kind\": \"bits\", ");
-	jstr(j, "prefix", pre.buf, true);
-	sbuf_adds(j, "\"header\": \"designed\", \"doc\": \"a designed flag set\",\n      \"flags\": [");
-	for (size_t k = 0; k < fs->nflags; k++) {
-		sbuf_addf(j, "%s\n        { ", k ? "," : "");
-		jstr(j, "name", fs->flags[k].name, true);
-		sbuf_addf(j, "\"value\": \"%#llx\", ", (unsigned long long)fs->flags[k].value);
-		jstr(j, "since", kver_str(fs->flags[k].since, kv), false);
-		sbuf_adds(j, " }");
+	struct catalog *m = model_of(d);
+	struct catwrite w;
+	catwrite_begin(&w, json);
+	if (c) {
+		catwrite_section(&w, "syscalls");
+		catwrite_syscall(&w, catalog_find_syscall(m, c->name));
 	}
-	sbuf_adds(j, "\n      ]\n    }");
-	sbuf_release(&pre);
-}
-
-static void json_struct(struct sbuf *j, const struct dstruct *s)
-{
-	char kv[16];
-	uint32_t last = s->nvers ? s->vers[s->nvers - 1].since : s->since;
-	sbuf_adds(j, "    {\n      ");
-	jstr(j, "name", s->name, true);
-	sbuf_adds(j, "\"header\": \"designed\", \"doc\": \"a designed struct\", \"direction\": \"in\",\n      \"fields\": [");
-	for (size_t k = 0; k < s->nfields; k++) {
-		const struct dfield *f = &s->fields[k];
-		sbuf_addf(j, "%s\n        { ", k ? "," : "");
-		jstr(j, "name", f->name, true);
-		jstr(j, "type", f->type, true);
-		sbuf_addf(j, "\"offset\": %u, ", f->offset);
-		jstr(j, "since", kver_str(f->since ? f->since : last, kv), true);
-		if (f->flagset)
-			jstr(j, "flagset", f->flagset, true);
-		jstr(j, "zero", f->zero, false);
-		sbuf_adds(j, " }");
-	}
-	sbuf_adds(j, "\n      ],\n      \"versions\": [");
-	for (size_t k = 0; k < s->nvers; k++) {
-		struct sbuf vn = SBUF_INIT;
-		upper(&vn, s->name);
-		sbuf_addf(&vn, "_SIZE_VER%zu", k);
-		sbuf_addf(j, "%s\n        { ", k ? "," : "");
-		jstr(j, "name", vn.buf, true);
-		sbuf_addf(j, "\"size\": %u, ", s->vers[k].size);
-		jstr(j, "since", kver_str(s->vers[k].since, kv), false);
-		sbuf_adds(j, " }");
-		sbuf_release(&vn);
-	}
-	sbuf_adds(j, "\n      ]\n    }");
-}
-
-static void json_syscall(struct sbuf *j, const struct dsyscall *c)
-{
-	char kv[16];
-	struct sbuf t = SBUF_INIT;
-	sbuf_adds(j, "    {\n      ");
-	jstr(j, "name", c->name, true);
-	sbuf_adds(j, "\"kind\": \"extensible\", \"nr\": { \"x86_64\": null, \"aarch64\": null },\n      ");
-	jstr(j, "since", kver_str(c->since, kv), true);
-	sbuf_adds(j, "\"header\": \"designed\",\n      ");
-	sbuf_addf(&t, "long %s(struct %s *uargs, size_t usize%s)", c->name, c->st, c->flags ? ", unsigned int flags" : "");
-	jstr(j, "prototype", t.buf, true);
-	sbuf_reset(&t);
-	sbuf_addf(&t, "a designed extensible syscall taking struct %s", c->st);
-	sbuf_adds(j, "\n      ");
-	jstr(j, "summary", t.buf, true);
-	sbuf_adds(j, "\n      \"args\": [\n        { \"name\": \"uargs\", \"type\": \"struct ");
-	sbuf_addf(j, "%s *\", \"role\": \"struct\", ", c->st);
-	jstr(j, "struct", c->st, false);
-	sbuf_adds(j, " },\n        { \"name\": \"usize\", \"type\": \"size_t\", \"role\": \"size\" }");
-	if (c->flags) {
-		sbuf_adds(j, ",\n        { \"name\": \"flags\", \"type\": \"unsigned int\", \"role\": \"flags\", \"default\": \"0\", ");
-		jstr(j, "flagset", c->flags, false);
-		sbuf_adds(j, " }");
-	}
-	sbuf_adds(j, "\n      ],\n      ");
-	jstr(j, "struct", c->st, true);
-	sbuf_adds(j, "\"size\": { \"where\": \"arg\", \"name\": \"usize\", \"bits\": 64 },\n"
-		     "      \"rules\": { \"zero\": \"EINVAL\", \"below_ver0\": \"EINVAL\", \"cap\": 4096, \"tail\": \"E2BIG\", \"writeback\": \"none\" },\n"
-		     "      \"errors\": [\n"
-		     "        { \"errno\": \"EINVAL\", \"meaning\": \"usize below the first version, or an unknown flag bit\" },\n"
-		     "        { \"errno\": \"E2BIG\", \"meaning\": \"usize above a page, or a nonzero byte past the kernel's struct\" }\n"
-		     "      ],\n      \"safety\": \"pure\"\n    }");
-	sbuf_release(&t);
+	catwrite_section(&w, "structs");
+	catwrite_struct(&w, catalog_find_struct(m, s->name));
+	if (nsets)
+		catwrite_section(&w, "flagsets");
+	for (size_t i = 0; i < nsets; i++)
+		catwrite_flagset(&w, catalog_find_flagset(m, sets[i]->name));
+	catwrite_end(&w);
+	catalog_free(m);
 }
 
 /* The flag sets a design entry uses, in order, once each. */
@@ -813,24 +693,7 @@ int design_render(const struct design *d, const char *name, struct sbuf *json, s
 		return err("no designed syscall or struct named '%s'", name);
 	const struct dflagset *sets[64];
 	size_t nsets = used_sets(d, s, c, sets, ARRAY_SIZE(sets));
-	sbuf_adds(json, "{\n");
-	if (c) {
-		sbuf_adds(json, "  \"syscalls\": [\n");
-		json_syscall(json, c);
-		sbuf_adds(json, "\n  ],\n");
-	}
-	sbuf_adds(json, "  \"structs\": [\n");
-	json_struct(json, s);
-	sbuf_adds(json, "\n  ]");
-	if (nsets) {
-		sbuf_adds(json, ",\n  \"flagsets\": [\n");
-		for (size_t i = 0; i < nsets; i++) {
-			json_flagset(json, sets[i]);
-			sbuf_adds(json, i + 1 < nsets ? ",\n" : "\n");
-		}
-		sbuf_adds(json, "  ]");
-	}
-	sbuf_adds(json, "\n}\n");
+	export_json(d, s, c, sets, nsets, json);
 	render_header(header, d, s, c, sets, nsets);
 	render_kernel(kernel, s, c, sets, nsets);
 	render_selftest(selftest, s, c);

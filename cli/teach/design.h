@@ -1,10 +1,12 @@
 /* design: hypothetical extensible syscalls made in the session (struct new, field add,
  * flagset new, flag add, version add, syscall new) and exported as catalogue JSON, a uapi
  * header, a kernel-side skeleton and a kselftest skeleton.
- * The loaded catalogue is read-only, so designed entries live in a second catalogue that is
- * rebuilt after every change; earlier builds stay valid (buffers point into them) until
- * design_free. Designed syscalls are marked `designed`: the simulator answers them, the
- * invoker refuses to run them live. */
+ * The loaded catalogue is read-only, so designed entries live in a second catalogue, made
+ * after every change the way any catalogue is made: the design is written as catalogue JSON
+ * by the one writer (model/catwrite.h) and read by the loader (model/dataload.h), as a draft;
+ * a change the loader refuses is undone, with the loader's message. Earlier builds stay
+ * valid (buffers point into them) until design_free. Designed syscalls are marked
+ * `designed`: the simulator answers them, the invoker refuses to run them live. */
 #ifndef XSC_DESIGN_H
 #define XSC_DESIGN_H
 #include <stdbool.h>
