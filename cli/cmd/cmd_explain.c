@@ -299,33 +299,36 @@ static int explain_log(struct session *s, const char *path, uint32_t here)
 	return explained == calls ? 0 : -1;
 }
 
+/* explain [--kernel V] LINE | FILE | -: --kernel anywhere among the line's words, as the other
+ * commands take their options (--kernel V, --kernel=V, '--' ends them), and its version as
+ * 'target sim' takes one; the words of an unquoted line (= -1 EINVAL) stay in the line. */
 int cmd_explain(struct session *s, int argc, char **argv)
 {
+	enum { O_KERNEL = 256 };
+	static const struct cmd_opt opts[] = { { "kernel", O_KERNEL, "V" }, { 0 } };
+	struct cmd_opt_iter it = CMD_OPT_ITER(s, argc, argv);
 	uint32_t here = 0;
 	struct sbuf line = SBUF_INIT;
-	int words = 0;
+	int words = 0, k, r = 0;
 	const char *word = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--kernel") && i + 1 < argc) { /* anywhere on the line */
-			if (session_kernel_arg(s, "explain: --kernel", argv[++i], &here) < 0) {
-				sbuf_release(&line);
-				return -1;
-			}
-			continue;
+	it.loose = true;
+	while (!r && (k = cmd_opt_next(&it, opts)) != CMD_OPT_END) {
+		if (k == O_KERNEL) {
+			r = session_kernel_arg(s, "explain: --kernel", it.value, &here);
+		} else if (k == CMD_OPT_OPERAND) {
+			sbuf_addf(&line, "%s%s", words++ ? " " : "", it.value);
+			word = it.value;
+		} else {
+			r = k;
 		}
-		sbuf_addf(&line, "%s%s", words++ ? " " : "", argv[i]);
-		word = argv[i];
 	}
-	if (!words) {
-		sbuf_release(&line);
-		return cmd_usage(s);
-	}
-	if (!here)
+	if (!r && !words)
+		r = cmd_usage(s);
+	if (!r && !here)
 		here = running_kernel();
-	int r;
-	if (words == 1 && !strchr(word, '(') && (!strcmp(word, "-") || !access(word, R_OK)))
+	if (!r && words == 1 && !strchr(word, '(') && (!strcmp(word, "-") || !access(word, R_OK)))
 		r = explain_log(s, word, here);
-	else
+	else if (!r)
 		r = explain_line(s, line.buf, here);
 	sbuf_release(&line);
 	return r;

@@ -75,6 +75,10 @@ int cmd_opt_next(struct cmd_opt_iter *it, const struct cmd_opt *opts)
 	} else if (!w[2]) {
 		o = find_short(opts, w[1]);
 	}
+	if (!o && it->loose) {
+		it->value = it->argv[it->i++];
+		return CMD_OPT_OPERAND;
+	}
 	if (!o)
 		return usage_err("%s: unknown option '%s'", it->s->running ? it->s->running->name : "xsc", w);
 	return take(it, o, w, eq);

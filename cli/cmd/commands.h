@@ -93,6 +93,7 @@ struct cmd_opt_iter {
 	bool ended;      /* "--" seen (or the first operand, front_only): the rest are operands */
 	const char *value; /* the option's value, or the operand */
 	struct fetch_opts *fetch; /* non-NULL: the fetch options (headers/fetch.h) are taken into it */
+	bool loose;      /* a word like an option that is none is an operand (explain's line: = -1 EPERM) */
 };
 #define CMD_OPT_ITER(s, argc, argv) { (s), (argc), 1, (argv), false, false, NULL, NULL }
 enum { CMD_OPT_END = 0, CMD_OPT_OPERAND = 1 }; /* the keys are letters, or 256 and above */
