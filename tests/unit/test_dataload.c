@@ -44,7 +44,7 @@ static bool same_flagset(const struct flagset *a, const struct flagset *b)
 	for (size_t i = 0; same && i < a->nflags; i++) {
 		const struct flag *f = &a->flags[i], *g = &b->flags[i];
 		same = same_str(f->name, g->name) && same_str(f->doc, g->doc) && f->value == g->value &&
-		       f->since == g->since && f->mask == g->mask &&
+		       f->since == g->since && f->mask == g->mask && f->negative == g->negative &&
 		       same_strs(f->companions, f->ncompanions, g->companions, g->ncompanions);
 	}
 	return same;
@@ -57,7 +57,8 @@ static bool same_field(const struct field *f, const struct field *g)
 	       f->elem_size == g->elem_size && f->count == g->count && f->offset == g->offset && f->size == g->size &&
 	       f->since == g->since && same_str(REFNAME(f->flagset), REFNAME(g->flagset)) &&
 	       same_strs(f->aliases, f->naliases, g->aliases, g->naliases) && f->reserved == g->reserved &&
-	       f->string == g->string && f->direction == g->direction;
+	       f->string == g->string && f->direction == g->direction && f->format_stated == g->format_stated &&
+	       f->verbose_only == g->verbose_only && f->strace_extra == g->strace_extra;
 }
 
 static bool same_struct(const struct cstruct *a, const struct cstruct *b)
