@@ -39,7 +39,7 @@ max_len() {
 	case $1 in
 	fuzz_catalog | fuzz_docs) echo 32768 ;;
 	fuzz_header) echo 8192 ;;
-	fuzz_repl) echo 4096 ;;
+	fuzz_repl | fuzz_mdhtml) echo 4096 ;;
 	*) echo 1024 ;;
 	esac
 }
