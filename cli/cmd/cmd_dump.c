@@ -3,6 +3,7 @@
 #include "base/pager.h"
 #include "cmd/commands.h"
 #include "model/decode.h"
+#include "model/describe.h"
 #include "base/banned.h"
 
 static void hex_bytes(struct sbuf *sb, const unsigned char *p, size_t n)
@@ -184,7 +185,7 @@ int cmd_dump(struct session *s, int argc, char **argv)
 	size_t shown = b->size < b->len ? (size_t)b->size : b->len;
 	if (shown < st->size)
 		shown = st->size;
-	enum fdir way = struct_direction(b->sc, st);
+	enum fdir way = (enum fdir)describe_direction(b->sc, st).kind;
 	out_obj(o, NULL);
 	dump_head(o, b, ksize, way);
 	out_arr(o, "fields");

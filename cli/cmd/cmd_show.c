@@ -53,10 +53,11 @@ static void show_flagset(struct out *o, const struct flagset *fs)
 static void show_layout(struct out *o, const struct cstruct *st, const struct syscall *sc)
 {
 	char kv[16];
-	enum fdir way = struct_direction(sc, st);
+	struct describe_item dir = describe_direction(sc, st);
+	enum fdir way = (enum fdir)dir.kind;
 	out_text(o, "struct %s%s%s  (%s, %u bytes%s%s)  %s\n", out_color(o, OC_BOLD), st->name, out_color(o, OC_RESET),
 		 st->header, st->size, st->packed ? ", packed" : "",
-		 way == st->direction ? (way == FD_OUT ? ", output" : way == FD_INOUT ? ", in/out" : "") :
+		 !dir.num ? (way == FD_OUT ? ", output" : way == FD_INOUT ? ", in/out" : "") :
 		 way == FD_OUT ? ", in/out, output in this call" : ", in/out, input in this call",
 		 st->doc);
 	out_text(o, "  %s%4s %5s  %-12s %-24s %-7s %s%s\n", out_color(o, OC_DIM), "OFF", "SIZE", "TYPE", "FIELD", "SINCE",
@@ -321,7 +322,7 @@ static void show_identity(struct out *o, const struct syscall *sc)
 	out_end(o);
 	out_str(o, "struct", sc->st ? sc->st->name : NULL);
 	if (sc->st)
-		out_str(o, "direction", fdir_name(struct_direction(sc, sc->st)));
+		out_str(o, "direction", describe_direction(sc, sc->st).value);
 }
 
 static void show_args(struct out *o, const struct syscall *sc)

@@ -780,8 +780,9 @@ static void struct_page(const struct docgen_input *in, struct doc_set *set, cons
 	md_text(sb, st->doc);
 	sbuf_addf(sb, "\n\n%u bytes · ", st->size);
 	md_code(sb, st->header, false);
-	sbuf_addf(sb, " · direction %s", st->direction == FD_OUT ? "out (the kernel fills it)" :
-		  st->direction == FD_INOUT ? "in and out" : "in (the caller fills it)");
+	enum fdir way = (enum fdir)describe_direction(NULL, st).kind;
+	sbuf_addf(sb, " · direction %s", way == FD_OUT ? "out (the kernel fills it)" :
+		  way == FD_INOUT ? "in and out" : "in (the caller fills it)");
 	if (st->packed)
 		sbuf_adds(sb, " · packed");
 	if (st->align)

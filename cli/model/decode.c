@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "model/describe.h"
 #include "model/expr.h"
 #include "model/structbuf.h"
 #include "model/xlat.h"
@@ -929,7 +930,7 @@ static void put_struct_arg(struct sbuf *sb, const struct catalog *cat, const str
 	uint64_t v = o->args[i];
 	const struct cstruct *st = a->st ? a->st : sc->st;
 	uint64_t size = sc->size_where == SW_IOCTL || sc->size_where == SW_NONE ? st->size : o->size;
-	enum fdir dir = sc->direction != FD_DEFAULT ? sc->direction : st->direction;
+	enum fdir dir = (enum fdir)describe_direction(sc, st).kind;
 	if (st->strace_entry_if_set) {
 		put_entry_if_set(sb, cat, sc, st, o, i, style);
 		return;

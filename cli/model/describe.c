@@ -71,3 +71,10 @@ const char *describe_flag_value(const struct flagset *fs, const struct flag *f, 
 		snprintf(buf, 24, "%#llx", (unsigned long long)f->value);
 	return buf;
 }
+
+struct describe_item describe_direction(const struct syscall *sc, const struct cstruct *st)
+{
+	enum fdir way = struct_direction(sc, st);
+	return (struct describe_item){ .rule = DR_DIRECTION, .key = "direction", .label = "Direction",
+				       .value = fdir_name(way), .kind = (int)way, .num = way != st->direction };
+}

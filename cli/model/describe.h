@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "model/catalog.h"
 
-/* The size rules, in the order both renderers give them. */
+/* The size rules, in the order both renderers give them, then the other facts. */
 enum describe_rule {
 	DR_WHERE,       /* where the size travels (kind: enum size_where; value: the size's name) */
 	DR_ZERO,        /* size 0 (kind: enum size_answer_kind) */
@@ -20,7 +20,9 @@ enum describe_rule {
 	DR_TAIL,        /* bytes past the kernel's size (kind: enum size_tail) */
 	DR_WRITEBACK,   /* what the kernel writes back about the size (kind: enum size_writeback) */
 	DR_ORDER,       /* the order of the checks, in words */
-	DR_NRULES
+	DR_NRULES,
+	DR_DIRECTION = DR_NRULES, /* which way a struct travels in a call (kind: enum fdir; num 1: the
+				   * call uses an in/out struct one way only) */
 };
 
 struct describe_item {
@@ -48,6 +50,10 @@ const struct describe_item *describe_find(const struct describe *d, enum describ
 /* Flag f's value as show and the reference write it, in buf: hexadecimal, but a negative
  * enumeration value in decimal (-1, not 0xffffffffffffffff). Returns buf. */
 const char *describe_flag_value(const struct flagset *fs, const struct flag *f, char buf[24]);
+/* The way st travels in call sc (NULL: any call), as decode, show and the reference take it:
+ * value "in", "out" or "inout" (kind the enum fdir, never FD_DEFAULT), num 1 when sc uses an
+ * in/out struct one way only ("input in this call"). */
+struct describe_item describe_direction(const struct syscall *sc, const struct cstruct *st);
 /* "arg", "field", "ioctl", "pointer", "none". */
 const char *size_where_name(enum size_where w);
 
