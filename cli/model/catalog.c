@@ -651,7 +651,7 @@ static void reloc_struct(struct reloc_ctx *r, const struct catalog *c, struct cs
 {
 	MV_STR(r, st->name), MV_STR(r, st->header), MV_STR(r, st->doc), MV_STR(r, st->file);
 	ENUM_OK(r, st->direction, FD_LAST);
-	check_bool(r, &st->packed);
+	check_bool(r, &st->packed), check_bool(r, &st->align_stated);
 	MV_ARR(r, st->fields, st->nfields), MV_ARR(r, st->versions, st->nversions);
 	MV_REF(r, st->size_field, st->fields, st->nfields);
 	MV_STR(r, st->strace_source), check_bool(r, &st->tail_more), check_bool(r, &st->strace_by_version);

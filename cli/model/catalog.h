@@ -142,6 +142,7 @@ struct cstruct {
 	const char *name, *header, *doc, *file;
 	enum fdir direction;   /* FD_IN, FD_OUT or FD_INOUT */
 	bool packed;
+	bool align_stated;     /* "align" is given, not the fields' natural alignment */
 	unsigned align, size;
 	struct field *fields;
 	size_t nfields;

@@ -144,13 +144,15 @@ static void write_field(struct sbuf *o, const struct field *f)
 	key_strings(&k, "aliases", f->aliases, f->naliases);
 	key_true(&k, "reserved", f->reserved);
 	key_true(&k, "string", f->string);
+	key_true(&k, "verbose_only", f->verbose_only);
+	key_true(&k, "strace_extra", f->strace_extra);
 	key_str(&k, "format", f->format_stated ? fformat_name(f->format) : NULL);
 	key_str(&k, "direction", f->direction != FD_DEFAULT ? fdir_name(f->direction) : NULL);
 	sbuf_adds(o, " }");
 }
 
-/* Where the fields end: "align" is written when the struct is larger (tail padding the
- * alignment makes, which the loader takes only from a stated alignment). */
+/* Where the fields end: "align" is written when it was stated, or when the struct is larger
+ * (tail padding an alignment makes, which the loader takes only from a stated one). */
 static unsigned fields_end(const struct cstruct *st)
 {
 	unsigned end = 0;
@@ -169,7 +171,7 @@ void catwrite_struct(struct catwrite *w, const struct cstruct *st)
 	key_str(&k, "doc", st->doc);
 	key_str(&k, "direction", st->direction != FD_DEFAULT ? fdir_name(st->direction) : NULL);
 	key_true(&k, "packed", st->packed);
-	if (st->align && fields_end(st) < st->size)
+	if (st->align && (st->align_stated || fields_end(st) < st->size))
 		key_uint(&k, "align", st->align);
 	array_begin(&k, "fields");
 	for (size_t i = 0; i < st->nfields; i++) {
@@ -215,6 +217,7 @@ void catwrite_flagset(struct catwrite *w, const struct flagset *fs)
 		key_kver(&v, "since", f->since);
 		key_str(&v, "doc", f->doc);
 		key_true(&v, "mask", f->mask);
+		key_strings(&v, "companions", f->companions, f->ncompanions);
 		sbuf_adds(w->out, " }");
 	}
 	array_end(w->out, fs->nflags, false);

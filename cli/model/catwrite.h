@@ -7,8 +7,10 @@
  * It writes what a header or a design states: a syscall's name, kind, numbers, since,
  * header, prototype, summary, arguments, struct, size, size rules, errors and safety; a
  * struct's name, header, doc, direction, packed, align, fields and size versions; a flag
- * set's name, kind, prefix, header, doc and flags. The rest of a loaded catalogue (checks,
- * results, fills, strace's views, probe recipes, lineage, provenance) has no writer yet.
+ * set's name, kind, prefix, header, doc and flags. A loaded catalogue's structs and flag
+ * sets come back the same through it (tests/unit/test_dataload.c); the rest (a call's
+ * checks, results, fills, ioctl, lineage, features and probe recipe, strace's views and
+ * tables, a field's conditions and high half, provenance) has no writer yet.
  * Unsaid is left out: a NULL string, FD_DEFAULT, a false flag, a zero count. */
 #ifndef XSC_CATWRITE_H
 #define XSC_CATWRITE_H

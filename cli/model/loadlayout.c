@@ -649,6 +649,7 @@ static void load_struct_view(struct loader *L, json_t *o, struct cstruct *st)
 static bool struct_align(struct loader *L, struct cstruct *st, bool has_align, uint64_t align, unsigned natural)
 {
 	st->align = has_align ? (unsigned)align : natural;
+	st->align_stated = has_align;
 	if (st->align < natural) {
 		push_key(L, "align");
 		lerr(L, "'align' %u is smaller than the struct's natural alignment %u", st->align, natural);
