@@ -114,18 +114,49 @@ bool vm_kvm_usable(const char **why)
  * 6-22% less CPU. ERMS decides how the kernel copies memory, not what a call answers. */
 struct qemu_words {
 	char *argv[48];
-	char serial[4200], append[256], memdev[4300];
+	char serial[4200], append[512], memdev[4300];
 };
+
+/* The kernel's command line, but for xsc.idle. Past the console, each word skips boot work a
+ * disposable guest does not need and that no call xsc makes can observe; the figures (guest
+ * instructions to /init under -icount, qemu's CPU per boot) are in docs/guide/real-kernels.md. */
+static const char *const kernel_words[] = {
+	"console=ttyS1", "quiet", /* console output is slow under TCG; the console is a file */
+	"panic=-1",               /* a panic resets the guest, and -no-reboot ends qemu */
+	/* on a loaded host TCG can miss the IO-APIC timer check's deadline and 5.10 then panics
+	 * in setup_IO_APIC ("timer doesn't work through Interrupt-remapped IO-APIC"), seen at a
+	 * load average of 13 on two cores */
+	"no_timer_check",
+	/* the self-tests of every crypto algorithm registered at boot (crypto/testmgr.c
+	 * alg_test, run from crypto_algapi_init): an algorithm works the same untested, so a
+	 * call that uses one (fscrypt's key derivation) answers as before */
+	"cryptomgr.notests",
+	/* load_system_certificate_list parses the compiled-in X.509 certificates and checks
+	 * their signatures into the builtin trusted keyring (certs/system_keyring.c), which
+	 * verifies module, kexec and BPF program signatures: the guest loads no module and no
+	 * kernel, and a signature xsc could pass is not one of Debian's build key either way; the
+	 * keyring itself is still made. jent_mod_init's health test of the jitter entropy source
+	 * (crypto/jitterentropy-kcapi.c) seeds only the crypto API's DRBG, which continues
+	 * without it (crypto/drbg.c); getrandom does not use it. Together 0.3-1.2 G of the
+	 * guest's 1.3-1.8 G instructions to /init. */
+	"initcall_blacklist=load_system_certificate_list,jent_mod_init",
+};
+
+static void kernel_command_line(struct qemu_words *q)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_words) && m < sizeof(q->append); i++)
+		m += (size_t)snprintf(q->append + m, sizeof(q->append) - m, "%s ", kernel_words[i]);
+	if (m < sizeof(q->append))
+		snprintf(q->append + m, sizeof(q->append) - m, "xsc.idle=%d", IDLE_S);
+}
 
 static void qemu_command(struct qemu_words *q, const char *vmlinux, const char *initrd, const char *console,
 			 const char *shm, bool kvm)
 {
 	size_t n = 0, m = 0;
 	snprintf(q->serial, sizeof(q->serial), "file:%s", console);
-	/* no_timer_check: on a loaded host, TCG can miss the IO-APIC timer check's deadline and
-	 * 5.10 then panics in setup_IO_APIC ("timer doesn't work through Interrupt-remapped
-	 * IO-APIC"), seen at a load average of 13 on two cores */
-	snprintf(q->append, sizeof(q->append), "console=ttyS1 quiet panic=-1 no_timer_check xsc.idle=%d", IDLE_S);
+	kernel_command_line(q);
 	m = (size_t)snprintf(q->memdev, sizeof(q->memdev), "memory-backend-file,id=xsc,share=on,size=%u,mem-path=", VW_SHM_SIZE);
 	for (const char *c = shm; *c && m + 3 < sizeof(q->memdev); c++) { /* a comma is written twice in an option */
 		q->memdev[m++] = *c;
