@@ -167,6 +167,10 @@ static void size_sentence(struct sbuf *sb, const struct describe *d)
 			sbuf_addf(sb, "; bytes past the kernel's size: %s",
 				  it->kind == TAIL_E2BIG ? "must be zero, else E2BIG" : it->value);
 			break;
+		case DR_TAIL_STRUCT:
+			sbuf_addf(sb, " (the kernel's size: struct %s's, %llu bytes at most; the struct is its first part)", it->value,
+				  (unsigned long long)it->num);
+			break;
 		case DR_WRITEBACK:
 			if (it->kind != WB_NONE)
 				sbuf_addf(sb, "; write-back: %s", it->value);

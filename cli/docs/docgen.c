@@ -359,6 +359,10 @@ static void size_rule(struct sbuf *sb, const struct describe_item *it)
 			return;
 		}
 		break;
+	case DR_TAIL_STRUCT:
+		sbuf_addf(sb, "`%s`, at most %llu bytes: the call's struct is its first part, and the checks say where each "
+			      "release's ends.\n", it->value, (unsigned long long)it->num);
+		return;
 	case DR_BELOW_VER0:
 	case DR_NRULES: break;
 	}

@@ -284,6 +284,11 @@ bool syscall_has_size_steps(const struct syscall *sc)
 	return sc->st && sc->has_rules && sc->size_where != SW_NONE && sc->size_where != SW_POINTER;
 }
 
+const struct cstruct *syscall_tail_struct(const struct syscall *sc)
+{
+	return sc->rules.tail_struct ? sc->rules.tail_struct : sc->st;
+}
+
 unsigned syscall_ver0(const struct syscall *sc)
 {
 	if (sc->rules.min)
@@ -755,6 +760,7 @@ static void reloc_syscall(struct reloc_ctx *r, const struct catalog *c, struct s
 	ENUM_OK(r, sc->rules.tail, TAIL_LAST), ENUM_OK(r, sc->rules.writeback, WB_LAST);
 	MV_STR(r, sc->rules.check_order);
 	MV_STRS(r, sc->rules.ignore_unknown, sc->rules.nignore_unknown);
+	MV_REF(r, sc->rules.tail_struct, c->structs, c->nstructs);
 	MV_STR(r, sc->probe_note), MV_STR(r, sc->simulation_only);
 	ENUM_OK(r, sc->size_where, SW_NONE), ENUM_OK(r, sc->direction, FD_LAST);
 	check_bool(r, &sc->is_ioctl), check_bool(r, &sc->has_rules), check_bool(r, &sc->designed);

@@ -228,6 +228,10 @@ struct size_rules {
 	enum size_writeback writeback;
 	const char *check_order;
 	const char **ignore_unknown;    /* flags holders whose unknown bits the kernel ignores */
+	/* The bigger struct the kernel copies, the call's struct its first part (bpf's per-command
+	 * members of union bpf_attr): the tail is judged against its size and the checks may read
+	 * up to it; NULL: the call's own struct. */
+	const struct cstruct *tail_struct;
 	size_t nignore_unknown;
 	unsigned min;          /* 0: VER0 */
 	uint64_t cap;          /* 0: none */
@@ -481,6 +485,9 @@ size_t cstruct_field_version(const struct cstruct *st, const struct field *f, bo
 /* Whether sc has a size convention its checks list runs as steps (a struct, size rules, and
  * a size the kernel reads as an argument, a field or an ioctl number). */
 bool syscall_has_size_steps(const struct syscall *sc);
+/* The struct whose size a kernel judges the call's tail against: the rules' tail_struct, else
+ * the call's own (NULL without one). */
+const struct cstruct *syscall_tail_struct(const struct syscall *sc);
 /* The smallest size the size-below-ver0 step accepts: rules.min, else the first version's. */
 unsigned syscall_ver0(const struct syscall *sc);
 /* The index of the argument that carries sc's struct, or -1. */

@@ -211,6 +211,10 @@ static int check_size(const struct syscall *sc, struct sbuf *why)
 		      (!r->cap || errno_name(r->cap_errno)) && r->tail <= TAIL_LAST && r->writeback <= WB_LAST &&
 		      r->min <= 1u << 20 && r->cap <= 1u << 30,
 	      "%s: the size rules", sc->name);
+	if (r->tail_struct && !ld_tail_struct_ok(sc, why)) {
+		sbuf_addf(why, " (%s)", sc->name);
+		return -1;
+	}
 	return 0;
 }
 

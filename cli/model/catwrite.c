@@ -293,6 +293,7 @@ static void write_rules(struct keys *k, const struct size_rules *r)
 	key_str(&v, "writeback", size_writeback_name(r->writeback));
 	key_str(&v, "check_order", r->check_order);
 	key_strings(&v, "ignore_unknown", r->ignore_unknown, r->nignore_unknown);
+	key_str(&v, "tail_struct", r->tail_struct ? r->tail_struct->name : NULL);
 	sbuf_adds(k->o, " }");
 }
 

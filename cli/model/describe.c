@@ -5,12 +5,12 @@
 
 static const char *const rule_key[DR_NRULES] = {
 	[DR_WHERE] = "where", [DR_ZERO] = "zero", [DR_BELOW_VER0] = "below_ver0", [DR_MIN] = "min",
-	[DR_CAP] = "cap", [DR_TAIL] = "tail", [DR_WRITEBACK] = "writeback", [DR_ORDER] = "check_order",
+	[DR_CAP] = "cap", [DR_TAIL] = "tail", [DR_TAIL_STRUCT] = "tail_struct", [DR_WRITEBACK] = "writeback", [DR_ORDER] = "check_order",
 };
 static const char *const rule_label[DR_NRULES] = {
 	[DR_WHERE] = "Where the size travels", [DR_ZERO] = "Size 0", [DR_BELOW_VER0] = "Below the first published size",
 	[DR_MIN] = "Smallest size accepted", [DR_CAP] = "Largest size accepted",
-	[DR_TAIL] = "Bytes past the kernel's size", [DR_WRITEBACK] = "Write-back", [DR_ORDER] = "Order of the checks",
+	[DR_TAIL] = "Bytes past the kernel's size", [DR_TAIL_STRUCT] = "The kernel's size is that of", [DR_WRITEBACK] = "Write-back", [DR_ORDER] = "Order of the checks",
 };
 
 const char *size_where_name(enum size_where w)
@@ -50,6 +50,8 @@ void describe_size(const struct syscall *sc, struct describe *d)
 	}
 	if (r->tail != TAIL_UNSAID)
 		add(d, DR_TAIL, size_tail_name(r->tail), (int)r->tail);
+	if (r->tail_struct)
+		add(d, DR_TAIL_STRUCT, r->tail_struct->name, 0)->num = cstruct_newest_size(r->tail_struct);
 	add(d, DR_WRITEBACK, size_writeback_name(r->writeback), (int)r->writeback);
 	if (r->check_order)
 		add(d, DR_ORDER, r->check_order, 0);

@@ -18,6 +18,7 @@ enum describe_rule {
 	DR_MIN,         /* the smallest size accepted (num: bytes) */
 	DR_CAP,         /* the largest size accepted (num: bytes; value: the errno above it; since) */
 	DR_TAIL,        /* bytes past the kernel's size (kind: enum size_tail) */
+	DR_TAIL_STRUCT, /* the bigger struct whose size that is (value: its name; num: its newest size) */
 	DR_WRITEBACK,   /* what the kernel writes back about the size (kind: enum size_writeback) */
 	DR_ORDER,       /* the order of the checks, in words */
 	DR_NRULES,

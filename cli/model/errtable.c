@@ -94,9 +94,13 @@ static void add_size_step(struct errtable *t, const struct syscall *sc, const st
 		break;
 	default: {
 		struct sbuf sizes = SBUF_INIT;
-		struct_sizes(&sizes, st);
-		set_why(row, "the size is above the struct the kernel knows (%s) and a byte past that struct is nonzero",
-			sizes.buf);
+		struct_sizes(&sizes, syscall_tail_struct(sc));
+		if (r->tail_struct) /* the call's struct is copied as part of a bigger one */
+			set_why(row, "the size is above %s (%s), whose first part is %s, and a byte past it is nonzero",
+				r->tail_struct->name, sizes.buf, st->name);
+		else
+			set_why(row, "the size is above the struct the kernel knows (%s) and a byte past that struct is nonzero",
+				sizes.buf);
 		sbuf_release(&sizes);
 	}
 	}

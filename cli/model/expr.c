@@ -183,7 +183,8 @@ static int parse_nonzero_field(struct parser *P, size_t s, size_t len, size_t at
  * which evaluation would quietly read as zeros). */
 static int check_bound(struct parser *P, size_t n0, size_t n1, size_t pos, bool to)
 {
-	const struct cstruct *st = P->sc->st;
+	/* a call's struct copied as part of a bigger one (its rules' tail_struct) is read up to it */
+	const struct cstruct *st = P->sc->sc && P->sc->st == P->sc->sc->st ? syscall_tail_struct(P->sc->sc) : P->sc->st;
 	if (n1 != n0 + 1 || P->code[n0].op != XO_CONST)
 		return 0;
 	uint64_t v = P->code[n0].val;

@@ -64,7 +64,7 @@ static void load_arg_signal(struct loader *L, json_t *ao, struct sarg *a)
 static const char *const size_keys[] = { "where", "name", "bits", NULL };
 static const char *const wheres[] = { "arg", "field", "ioctl", "pointer", "none", NULL };
 static const char *const rule_keys[] = { "zero", "below_ver0", "min", "cap", "cap_since", "cap_backported", "cap_errno", "tail",
-					 "writeback", "null", "check_order", "ignore_unknown", NULL };
+					 "writeback", "null", "check_order", "ignore_unknown", "tail_struct", NULL };
 static const char *const tails[] = { "E2BIG", "zeroed", "untouched", "ignored", NULL };               /* from TAIL_E2BIG */
 static const char *const writebacks[] = { "none", "size-on-e2big", "size-on-success", "required-size", NULL }; /* from WB_NONE */
 static const char *const ioctl_keys[] = { "fd", "dir", "type", "nr", NULL };
@@ -120,6 +120,28 @@ bool ld_reads_struct(const struct expr_insn *code, size_t n, const struct syscal
 		if (code[i].op == XO_FIELD || code[i].op == XO_UNKNOWN_FIELD || code[i].op == XO_NONZERO ||
 		    (code[i].op == XO_SIZE && sc->size_where != SW_ARG && sc->size_where != SW_IOCTL)) /* an ioctl's is in its number */
 			return true;
+	return false;
+}
+
+/* Whether the rules' tail_struct can stand for the kernel's copy of the call's struct: a call
+ * with a size convention and an E2BIG tail, a struct other than its own and no smaller; why
+ * says what is wrong. */
+bool ld_tail_struct_ok(const struct syscall *sc, struct sbuf *why)
+{
+	const struct cstruct *t = sc->rules.tail_struct;
+	if (!t)
+		return true;
+	if (!syscall_has_size_steps(sc))
+		sbuf_addf(why, "'tail_struct' needs a size the kernel copies by: a struct and a size as an argument, a field or in the ioctl number");
+	else if (sc->rules.tail != TAIL_E2BIG && sc->rules.tail != TAIL_UNSAID)
+		sbuf_addf(why, "'tail_struct' says where an E2BIG tail starts; this call's tail is %s", size_tail_name(sc->rules.tail));
+	else if (t == sc->st)
+		sbuf_addf(why, "'tail_struct' names the call's own struct '%s': leave it out", t->name);
+	else if (t->size < cstruct_newest_size(sc->st))
+		sbuf_addf(why, "'tail_struct' '%s' (%u bytes) cannot hold struct '%s' (%u bytes): the call's struct is its first part",
+			  t->name, t->size, sc->st->name, cstruct_newest_size(sc->st));
+	else
+		return true;
 	return false;
 }
 
@@ -357,6 +379,19 @@ static size_t load_checks_of(struct loader *L, json_t *cks, const char *fn, cons
 	return n;
 }
 
+/* How many of the other call's checks a checks_of entry can take: those whose source names
+ * its "in" (all without one), so the list is not sized for checks it leaves out (the arena
+ * keeps every byte it hands out). */
+static size_t count_taken(json_t *other, json_t *in)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < json_array_size(other); k++) {
+		json_t *src = json_object_get(json_array_get(other, k), "source");
+		n += !json_is_string(in) || (json_is_string(src) && strstr(json_string_value(src), json_string_value(in)));
+	}
+	return n;
+}
+
 static size_t count_checks(struct loader *L, json_t *cks)
 {
 	size_t n = 0;
@@ -368,7 +403,7 @@ static size_t count_checks(struct loader *L, json_t *cks)
 			for (size_t j = 0; a && j < json_array_size(a); j++) {
 				json_t *n2 = json_object_get(json_array_get(a, j), "name");
 				if (json_is_string(n2) && !strcmp(json_string_value(n2), json_string_value(name)))
-					n += json_array_size(json_object_get(json_array_get(a, j), "checks"));
+					n += count_taken(json_object_get(json_array_get(a, j), "checks"), json_object_get(co, "in"));
 			}
 		}
 	}
@@ -744,6 +779,23 @@ static int load_rule_errno(struct loader *L, json_t *ro, const char *key, int df
 	return s && !L->failed ? errno_from_name(s) : dflt;
 }
 
+/* "tail_struct": the bigger struct the kernel copies (bpf's union bpf_attr), held to
+ * ld_tail_struct_ok. */
+static void load_tail_struct(struct loader *L, json_t *ro, struct syscall *sc)
+{
+	const char *name = get_str(L, ro, "tail_struct", false, "'rules'");
+	if (!name || L->failed)
+		return;
+	push_key(L, "tail_struct");
+	struct sbuf why = SBUF_INIT;
+	if (!(sc->rules.tail_struct = catalog_find_struct(L->cat, name)))
+		lerr(L, "unknown struct '%s'", name);
+	else if (!ld_tail_struct_ok(sc, &why))
+		lerr(L, "%s", why.buf);
+	sbuf_release(&why);
+	pop_step(L);
+}
+
 static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 {
 	json_t *ro = json_object_get(o, "rules");
@@ -770,6 +822,7 @@ static void load_rules(struct loader *L, json_t *o, struct syscall *sc)
 		r->cap_errno = load_rule_errno(L, ro, "cap_errno", E2BIG);
 		r->null_errno = load_rule_errno(L, ro, "null", 0);
 		r->ignore_unknown = get_strings(L, ro, "ignore_unknown", "'rules'", &r->nignore_unknown);
+		load_tail_struct(L, ro, sc);
 	}
 	pop_step(L);
 }

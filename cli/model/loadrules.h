@@ -20,4 +20,7 @@ const struct field *ld_output_field_read(const struct syscall *sc, const struct 
 /* Whether a check's code reads the struct: a field, unknown(FIELD), nonzero(), or size when
  * the size is a field of the struct. */
 bool ld_reads_struct(const struct expr_insn *code, size_t n, const struct syscall *sc);
+/* Whether the rules' tail_struct (if any) can stand for the kernel's copy of sc's struct;
+ * else false with the reason in why. */
+bool ld_tail_struct_ok(const struct syscall *sc, struct sbuf *why);
 #endif

@@ -387,7 +387,15 @@ static int step_copy_in(struct run *r)
 		return EFAULT;
 	}
 	uint64_t usize = r->usize;
-	unsigned ksize = r->ksize;
+	unsigned ksize = r->ksize, own = cstruct_size_at(r->st, r->opt->kv);
+	const struct cstruct *t = r->sc->rules.tail_struct;
+	char what[96]; /* the struct the tail is judged against, as the explanation names it */
+	if (!t)
+		snprintf(what, sizeof(what), "a %s kernel's struct", r->ks);
+	else if (t->nversions)
+		snprintf(what, sizeof(what), "a %s kernel's %s", r->ks, t->name);
+	else /* each release's own size, where smaller, is a check of the call's */
+		snprintf(what, sizeof(what), "%s at its newest", t->name);
 	if (usize > ksize) {
 		if (usize > r->len && !r->capped) {
 			say(r->why, "size %llu runs past the caller's memory: the kernel faults checking the tail", (unsigned long long)usize);
@@ -400,15 +408,15 @@ static int step_copy_in(struct run *r)
 				say(r->why, "byte %zu is nonzero and a %s kernel's struct ends at %u: it is in %s, added in %s",
 				    off, r->ks, ksize, f->name, kver_str(f->since, since));
 			else
-				say(r->why, "byte %zu is nonzero, past a %s kernel's struct (%u bytes)", off, r->ks, ksize);
+				say(r->why, "byte %zu is nonzero, past %s (%u bytes)%s%s", off, what, ksize,
+				    t ? ", whose first part is " : "", t ? r->st->name : "");
 			writeback_on_e2big(r);
 			return E2BIG;
 		}
-		say(r->why, "the %llu bytes past a %s kernel's struct (%u) are zero: accepted", (unsigned long long)(usize - ksize),
-		    r->ks, ksize);
-	} else if (usize < ksize) {
+		say(r->why, "the %llu bytes past %s (%u) are zero: accepted", (unsigned long long)(usize - ksize), what, ksize);
+	} else if (usize < own) {
 		say(r->why, "size %llu is smaller than a %s kernel's struct (%u): the rest is zero-filled, the old behaviour",
-		    (unsigned long long)usize, r->ks, ksize);
+		    (unsigned long long)usize, r->ks, own);
 	}
 	return r->sc->nconds ? 0 : generic_fields(r, usize < ksize ? usize : ksize);
 }
@@ -472,6 +480,19 @@ static int run_step(struct run *r, const struct check *ck)
 	}
 }
 
+/* Whether ck is part of a size convention the call's checks finish: with a tail_struct, the
+ * sizes between the call's struct and the bigger one (each release's own, where the command's
+ * part ends) are conditions that read arguments, the size and byte ranges, no field by name. */
+static bool tail_check(const struct syscall *sc, const struct check *ck)
+{
+	if (!sc->rules.tail_struct)
+		return false;
+	for (size_t i = 0; i < ck->ncode; i++)
+		if (ck->code[i].op == XO_FIELD || ck->code[i].op == XO_UNKNOWN_FIELD)
+			return false;
+	return true;
+}
+
 /* The call's checks list, in order: size steps and conditions alike; the first that fails
  * is the answer. Returns 0 or the errno. */
 static int run_checks(struct run *r)
@@ -488,7 +509,7 @@ static int run_checks(struct run *r)
 				return e;
 			continue;
 		}
-		if (r->opt->size_only && (ck->env || (r->copied && r->sized)))
+		if (r->opt->size_only && (ck->env || (r->copied && r->sized && !tail_check(r->sc, ck))))
 			continue; /* size_only: the size alone */
 		size_t seen = r->copied ? r->len : 0;
 		if (r->sized && seen > r->usize)
@@ -761,7 +782,8 @@ static bool sized_walk(struct run *r)
 {
 	const struct syscall *sc = r->sc;
 	bool check = false;
-	r->ksize = cstruct_size_at(r->st, r->opt->kv);
+	/* the kernel copies the rules' tail_struct where there is one (bpf's union bpf_attr) */
+	r->ksize = cstruct_size_at(syscall_tail_struct(sc), r->opt->kv);
 	if (sc->size_bits == 32 && r->usize >> 32) {
 		say(r->why, "the size argument is 32 bits: %llu arrives as %llu", (unsigned long long)r->usize,
 		    (unsigned long long)(uint32_t)r->usize);
