@@ -136,6 +136,15 @@ static struct dsyscall *find_dcall(const struct design *d, const char *name)
 	return NULL;
 }
 
+/* C11's keywords (6.4.1): export writes every designed name into C, where a keyword is not a name */
+static const char *const c_keywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+	"extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+	"short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+	"volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
+	"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+};
+
 static bool c_ident(const char *n)
 {
 	if (!*n || strlen(n) > 48 || !(isalpha((unsigned char)*n) || *n == '_'))
@@ -143,13 +152,28 @@ static bool c_ident(const char *n)
 	for (const char *p = n; *p; p++)
 		if (!(isalnum((unsigned char)*p) || *p == '_'))
 			return false;
+	for (size_t i = 0; i < ARRAY_SIZE(c_keywords); i++)
+		if (!strcmp(n, c_keywords[i]))
+			return false;
 	return true;
+}
+
+/* A field's zero meaning is written inside a C comment of the exported header: a '*' '/'
+ * would end the comment and make the rest of the text code. */
+static int check_zero_text(const char *name, const char *zero)
+{
+	if (strstr(zero, "*/"))
+		return err("field %s: the zero meaning may not hold '*/' (export writes it inside a C comment)", name);
+	for (const unsigned char *p = (const unsigned char *)zero; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return err("field %s: the zero meaning may not hold control character %#x", name, *p);
+	return 0;
 }
 
 static int check_new_name(const struct design *d, const struct catalog *cat, const char *what, const char *name)
 {
 	if (!c_ident(name))
-		return err("bad %s name '%s': a C identifier of at most 48 characters", what, name);
+		return err("bad %s name '%s': a C identifier of at most 48 characters, not a keyword", what, name);
 	if (cat && (catalog_find_syscall(cat, name) || catalog_find_struct(cat, name) || catalog_find_flagset(cat, name)))
 		return err("'%s' is already in the catalogue; pick another name", name);
 	if (find_dstruct(d, name) || find_dset(d, name) || find_dcall(d, name))
@@ -383,7 +407,9 @@ int design_field_add(struct design *d, const char *type, const char *name, uint3
 	if (design_type(type, &t) < 0)
 		return -1;
 	if (!c_ident(name))
-		return err("bad field name '%s': a C identifier of at most 48 characters", name);
+		return err("bad field name '%s': a C identifier of at most 48 characters, not a keyword", name);
+	if (zero && check_zero_text(name, zero) < 0)
+		return -1;
 	if (flagset && check_field_flagset(d, &t, type, name, flagset) < 0)
 		return -1;
 	unsigned end = dstruct_end(s);
@@ -428,7 +454,7 @@ int design_flag_add(struct design *d, const char *name, uint64_t value, uint32_t
 		return err("no flag set is being designed; start one with 'flagset new NAME'");
 	struct dflagset *fs = &d->sets[d->cur_fs_i];
 	if (!c_ident(name))
-		return err("bad flag name '%s': a C identifier of at most 48 characters", name);
+		return err("bad flag name '%s': a C identifier of at most 48 characters, not a keyword", name);
 	if (!value)
 		return err("flag %s: 0 is the default (no flag), not a flag", name);
 	uint64_t all = 0;
