@@ -64,10 +64,13 @@ static int parse_uint(struct session *s, const char *text, uint64_t *out)
 static int last_call(struct session *s, int argc, char **argv, int want_argc, const struct outcome **o)
 {
 	if (!s->have_last)
-		return err("expect %s: no call has been made yet", argv[1]);
-	if (s->last.stage != OS_CALLED)
-		return err("expectation failed: the last call (%s) did not run to completion", s->last_sc->name);
-	*o = &s->last;
+		err("expect %s: no call has been made yet", argv[1]);
+	else if (s->last.stage != OS_CALLED)
+		err("expectation failed: the last call (%s) did not run to completion", s->last_sc->name);
+	else
+		*o = &s->last;
+	if (!*o)
+		return -1;
 	return argc != want_argc ? cmd_usage(s) : 0;
 }
 
