@@ -717,7 +717,7 @@ int design_render(const struct design *d, const char *name, struct sbuf *json, s
 	const struct dstruct *s = c ? find_dstruct(d, c->st) : find_dstruct(d, name);
 	if (!s)
 		return err("no designed syscall or struct named '%s'", name);
-	const struct dflagset *sets[64];
+	const struct dflagset *sets[64] = { NULL };
 	size_t nsets = used_sets(d, s, c, sets, ARRAY_SIZE(sets));
 	export_json(d, s, c, sets, nsets, json);
 	render_header(header, d, s, c, sets, nsets);
