@@ -284,7 +284,7 @@ int site_build(const char *out_dir, const char *assets_dir, const struct site_pa
 	remove_tree(tmp.buf);
 	/* made here and now, never one that is already there (a link put in its place) */
 	int r = mkdir(tmp.buf, 0777) ? err("site: cannot create directory '%s': %m", tmp.buf) : 0;
-	struct render rd = { .md = md, .idx = { SBUF_INIT, 0 } };
+	struct render rd = { .md = md, .idx = { SBUF_INIT, 0, as.tpl } };
 	r = r ? r : write_site(&rd, tmp.buf, &as, pages, n, st, &w);
 	if (!r)
 		r = sitedir_swap(tmp.buf, out_dir, SITE_MARKER, w.list, w.n);

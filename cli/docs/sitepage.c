@@ -72,10 +72,16 @@ struct page {
 	size_t toc_at;             /* where the list goes in the body: after the first </h1> (0: none) */
 };
 
+/* An id the page has given, or the template's own (a heading "Search" must not become the
+ * search box's id="search": the first of two ids wins, and the template's comes first). */
 static bool id_used(const struct page *p, const char *id)
 {
 	for (size_t i = 0; i < p->nids; i++)
 		if (!strcmp(p->ids[i], id))
+			return true;
+	size_t n = strlen(id);
+	for (const char *t = p->idx->tpl; t && (t = strstr(t, "id=\"")); t += 4)
+		if (!strncmp(t + 4, id, n) && t[4 + n] == '"')
 			return true;
 	return false;
 }
@@ -219,7 +225,6 @@ static void index_node(struct page *p, cmark_node *n, cmark_node_type t)
 			sbuf_addf(&u, "%s#%s", p->url, id);
 			index_add(p->idx, text.buf, anchor_kind(id), p->pg->title, u.buf, NULL);
 		}
-		id_add(p, id);
 		sbuf_release(&text);
 		sbuf_release(&u);
 	}
@@ -322,8 +327,16 @@ void site_page_render(const struct mdlib *md, struct site_index *idx, const stru
 	index_add(idx, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url, NULL);
 	sbuf_adds(&p.title, pg->title);
 	sbuf_adds(&p.section_url, page_url);
+	/* an anchor target's id is the author's, fixed wherever it stands: headings take others */
 	cmark_iter *it = md->iter_new(doc);
 	cmark_event_type ev;
+	while ((ev = md->iter_next(it)) != CMARK_EVENT_DONE) {
+		const char *id = anchor_id(md, md->iter_get_node(it));
+		if (ev == CMARK_EVENT_ENTER && id && !id_used(&p, id))
+			id_add(&p, id);
+	}
+	md->iter_free(it);
+	it = md->iter_new(doc);
 	while ((ev = md->iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = md->iter_get_node(it);
 		cmark_node_type t = md->node_get_type(n);

@@ -15,6 +15,7 @@
 struct site_index {
 	struct sbuf js;
 	size_t n;
+	const char *tpl; /* the page template, or NULL: its ids are taken on every page */
 };
 
 /* The body of page pg (at page_url below the site root) into html; its entries into idx. */

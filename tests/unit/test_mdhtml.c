@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "docs/md.h"
 #include "docs/mdhtml.h"
+#include "docs/sitepage.h"
 
 static const struct mdlib *md;
 
@@ -95,6 +96,32 @@ static int page(const char *path, const struct stat *st, int flag, struct FTW *f
 	return 0;
 }
 
+/* The page's ids are unique, and none is the template's: a heading after an anchor target of
+ * its slug, an anchor target after a heading of its slug, a heading named as the search box. */
+static int unique_ids(void)
+{
+	static const char text[] = "# Page\n\n## Foo\n\n[target](#foo \"anchor\")\n\n## Foo\n\n"
+				   "[again](#foo-2 \"anchor\")\n\n## Search\n";
+	struct site_page pg = { .path = "guide/p.md", .title = "Page", .section = "Guide", .text = text,
+				.len = strlen(text), .markdown = true };
+	struct site_index idx = { SBUF_INIT, 0, "<input id=\"search\"><div id=\"side\">{{content}}</div>" };
+	struct sbuf html = SBUF_INIT;
+	site_page_render(md, &idx, &pg, "guide/p.html", &html);
+	static const char *const want[] = { "id=\"page\"", "id=\"foo\"", "id=\"foo-1\"", "id=\"foo-2\"",
+					    "id=\"search-1\"" };
+	int r = 1;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const char *at = strstr(html.buf, want[i]);
+		if (!at || strstr(at + 1, want[i]))
+			r = 0, printf("# %s: %s\n", want[i], at ? "twice" : "missing");
+	}
+	if (strstr(html.buf, "id=\"search\""))
+		r = 0, printf("# a heading took the template's id=\"search\"\n");
+	sbuf_release(&html);
+	sbuf_release(&idx.js);
+	return r;
+}
+
 int main(void)
 {
 	md = mdlib_get();
@@ -110,6 +137,7 @@ int main(void)
 	ok(nsnip == ARRAY_SIZE(snippets), "each hostile snippet is rendered as cmark renders it (%zu of %zu)", nsnip,
 	   ARRAY_SIZE(snippets));
 	ok(every_byte(), "every byte in text, code and addresses is escaped as cmark escapes it");
+	ok(unique_ids(), "a page's ids are unique and none is the template's");
 	nftw("docs", page, 16, FTW_PHYS);
 	ok(npages > 100 && nsame == npages, "every page of docs/ is rendered as cmark renders it (%zu of %zu)", nsame,
 	   npages);
