@@ -8,7 +8,8 @@
 
 int parse_since(const char *text, uint32_t *v)
 {
-	if (kver_parse(text, v, 0) < 0)
+	/* 0 is the design's "not dated yet": 'since 0.0' would be dated by the next 'version add' */
+	if (kver_parse(text, v, 0) < 0 || !*v)
 		return err("'%s' is not a kernel version such as 6.18 or 7.0", text);
 	return 0;
 }
