@@ -244,7 +244,7 @@ static struct expr_env check_env(const struct catalog *cat, const struct call_pl
 	if (sized && check_before_copy_in(sc, ck))
 		seen = 0;
 	else if (sized) {
-		unsigned ksize = kernel_struct_size(st, kv);
+		unsigned ksize = kernel_struct_size(syscall_tail_struct(sc), kv); /* bpf's: the whole union */
 		seen = size < ksize ? (size_t)size : ksize;
 		seen = seen < q->buflen ? seen : q->buflen;
 	}
