@@ -63,8 +63,8 @@ struct page {
 	const struct site_page *pg;
 	const char *url;           /* the page's, below the site root */
 	struct mdhtml h;           /* cmark's rules, writing the body */
-	char **ids;                /* the ids used on the page */
-	size_t nids, ids_alloc;
+	struct page_id *ids;       /* the ids used on the page: a hash set, a power of two long */
+	size_t nids, ids_cap;
 	struct sbuf slug;          /* the id of the heading being written */
 	struct sbuf title, section_url, text;
 	struct sbuf toc;           /* <li> of the page's h2 headings */
@@ -72,24 +72,63 @@ struct page {
 	size_t toc_at;             /* where the list goes in the body: after the first </h1> (0: none) */
 };
 
-/* An id the page has given, or the template's own (a heading "Search" must not become the
- * search box's id="search": the first of two ids wins, and the template's comes first). */
-static bool id_used(const struct page *p, const char *id)
+/* An id of the page; next: the k of the first "ID-k" a heading of this slug may try (a
+ * page of a thousand "## a" headings costs a thousand tries, not half a million). */
+struct page_id {
+	char *id;
+	int next;
+};
+
+static size_t id_hash(const char *id, size_t n)
 {
-	for (size_t i = 0; i < p->nids; i++)
-		if (!strcmp(p->ids[i], id))
-			return true;
-	size_t n = strlen(id);
-	for (const char *t = p->idx->tpl; t && (t = strstr(t, "id=\"")); t += 4)
-		if (!strncmp(t + 4, id, n) && t[4 + n] == '"')
-			return true;
-	return false;
+	size_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)id[i]) * 16777619u;
+	return h;
 }
 
-static void id_add(struct page *p, const char *id)
+/* The slot of id (ending at NUL or '"'), or the empty slot where it would go. */
+static struct page_id *id_slot(const struct page *p, const char *id)
 {
-	ALLOC_GROW(p->ids, p->nids + 1, p->ids_alloc);
-	p->ids[p->nids++] = xstrdup(id);
+	size_t n = strcspn(id, "\""), mask = p->ids_cap - 1;
+	for (size_t i = id_hash(id, n) & mask;; i = (i + 1) & mask) {
+		const char *e = p->ids[i].id;
+		if (!e || (!strncmp(e, id, n) && !e[n]))
+			return &p->ids[i];
+	}
+}
+
+static bool id_used(const struct page *p, const char *id)
+{
+	return p->ids_cap && id_slot(p, id)->id;
+}
+
+static struct page_id *id_add(struct page *p, const char *id)
+{
+	if (2 * (p->nids + 1) > p->ids_cap) {
+		struct page_id *old = p->ids;
+		size_t cap = p->ids_cap;
+		p->ids_cap = cap ? 2 * cap : 64;
+		p->ids = xcalloc(p->ids_cap, sizeof(*p->ids));
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].id)
+				*id_slot(p, old[i].id) = old[i];
+		free(old);
+	}
+	struct page_id *e = id_slot(p, id);
+	if (!e->id) {
+		*e = (struct page_id){ xstrndup(id, strcspn(id, "\"")), 1 };
+		p->nids++;
+	}
+	return e;
+}
+
+/* The template's ids are taken on every page: a heading "Search" must not become the search
+ * box's id="search" (the first of two ids wins, and the template's comes first). */
+static void ids_of_template(struct page *p, const char *tpl)
+{
+	for (const char *t = tpl; t && (t = strstr(t, "id=\"")); t += 4)
+		id_add(p, t + 4);
 }
 
 /* The plain text of a node's inline children. */
@@ -197,11 +236,15 @@ static void heading_index(struct page *p, cmark_node *n)
 	site_slug(&p->slug, text.buf);
 	if (!p->slug.len)
 		sbuf_adds(&p->slug, "section");
-	size_t base = p->slug.len;
-	for (int k = 1; id_used(p, p->slug.buf); k++) {
-		p->slug.len = base;
-		p->slug.buf[base] = 0;
-		sbuf_addf(&p->slug, "-%d", k);
+	if (id_used(p, p->slug.buf)) {
+		char *base = xstrdup(p->slug.buf);
+		int k = id_slot(p, base)->next;
+		do {
+			sbuf_reset(&p->slug);
+			sbuf_addf(&p->slug, "%s-%d", base, k++);
+		} while (id_used(p, p->slug.buf));
+		id_slot(p, base)->next = k;
+		free(base);
 	}
 	id_add(p, p->slug.buf);
 	section_start(p, text.buf, level);
@@ -303,8 +346,8 @@ static void render_node(struct page *p, cmark_node *n, cmark_event_type ev, cmar
 
 static void page_release(struct page *p)
 {
-	for (size_t i = 0; i < p->nids; i++)
-		free(p->ids[i]);
+	for (size_t i = 0; i < p->ids_cap; i++)
+		free(p->ids[i].id);
 	free(p->ids);
 	sbuf_release(&p->slug);
 	sbuf_release(&p->title);
@@ -327,6 +370,7 @@ void site_page_render(const struct mdlib *md, struct site_index *idx, const stru
 	index_add(idx, pg->title, pg->section && *pg->section ? pg->section : "Page", pg->title, page_url, NULL);
 	sbuf_adds(&p.title, pg->title);
 	sbuf_adds(&p.section_url, page_url);
+	ids_of_template(&p, idx->tpl);
 	/* an anchor target's id is the author's, fixed wherever it stands: headings take others */
 	cmark_iter *it = md->iter_new(doc);
 	cmark_event_type ev;
