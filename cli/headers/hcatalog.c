@@ -1,6 +1,7 @@
 /* The catalogue adapter: a catalogue seen as a parsed header (lint and diff over catalogued
  * structs), and a parsed header written as catalogue JSON (import). */
 #include "headers/header.h"
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/out.h"
@@ -129,9 +130,12 @@ static void model_struct(struct arena *a, const struct hstruct *hs, const char *
 	sbuf_release(&doc);
 	model_fields(a, hs, since, st);
 	st->versions = arena_alloc(a, sizeof(*st->versions) * (hs->nversions + 1));
+	/* a macro past 32 bits stays out of range for the loader to refuse: cut to 32 bits,
+	 * 4294967304 was a valid size 8 */
 	for (size_t k = 0; k < hs->nversions; k++)
-		st->versions[st->nversions++] = (struct sversion){ .name = hs->versions[k].name,
-								   .size = (unsigned)hs->versions[k].size, .since = since };
+		st->versions[st->nversions++] = (struct sversion){
+			.name = hs->versions[k].name, .since = since,
+			.size = hs->versions[k].size > UINT_MAX ? UINT_MAX : (unsigned)hs->versions[k].size };
 }
 
 /* A macro group as a flag set: a bit set's value that is not one bit is a mask. */
