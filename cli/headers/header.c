@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <glob.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,13 @@ static const char *strip_qual(const char *s)
 }
 
 /* Fills type facts of f from t; the catalogue type goes into *ty (sbuf). */
+/* A size or offset from the compiler, kept past 32 bits for the loader to refuse: cut to 32
+ * bits, a 4 GiB array had size 0 (dropped as if flexible) and the field after it offset 8. */
+static unsigned saturate(long long v)
+{
+	return v > (long long)UINT_MAX ? UINT_MAX : (unsigned)v;
+}
+
 static void classify(struct header *h, CXType t, struct hfield *f, struct sbuf *ty)
 {
 	if (t.kind == CXType_Elaborated)
@@ -605,11 +613,11 @@ static void anon_record(struct walk *w, CXCursor c)
 	CXType ut = L.getCursorType(c);
 	struct hfield *f = new_field(w, c);
 	f->is_union = true;
-	f->size = (unsigned)L.Type_getSizeOf(ut);
-	f->align = (unsigned)L.Type_getAlignOf(ut);
+	f->size = saturate(L.Type_getSizeOf(ut));
+	f->align = saturate(L.Type_getAlignOf(ut));
 	f->union_of_structs = u.nrecords >= 2;
 	long long off = u.n ? L.Type_getOffsetOf(w->top, u.names[0]) : -1;
-	f->offset = off >= 0 ? (unsigned)(off / 8) : 0;
+	f->offset = off >= 0 ? saturate(off / 8) : 0;
 	struct sbuf ty = SBUF_INIT;
 	if (u.n && u.all_same && u.nrecords == 0) {
 		f->name = u.names[0];
@@ -684,10 +692,10 @@ static enum CXChildVisitResult struct_member(CXCursor c, CXCursor parent, CXClie
 	}
 	struct hfield *f = new_field(w, c);
 	f->name = name;
-	f->offset = off >= 0 ? (unsigned)(off / 8) : 0;
+	f->offset = off >= 0 ? saturate(off / 8) : 0;
 	long long fsz = L.Type_getSizeOf(t), fal = L.Type_getAlignOf(t);
-	f->size = fsz > 0 ? (unsigned)fsz : 0; /* a flexible array member has no size */
-	f->align = fal > 0 ? (unsigned)fal : 1;
+	f->size = fsz > 0 ? saturate(fsz) : 0; /* a flexible array member has no size */
+	f->align = fal > 0 ? saturate(fal) : 1;
 	f->ctype = take(h, L.getTypeSpelling(t));
 	struct sbuf ty = SBUF_INIT;
 	classify(h, t, f, &ty);
@@ -724,8 +732,8 @@ static void build_struct(struct walk *w, CXCursor c, unsigned line, unsigned col
 	long long sz = L.Type_getSizeOf(t), al = L.Type_getAlignOf(t);
 	if (sz < 0 || al <= 0)
 		return; /* incomplete or invalid: the compiler's error says why */
-	st.size = (unsigned)sz;
-	st.align = (unsigned)al;
+	st.size = saturate(sz);
+	st.align = saturate(al);
 	w->top = t;
 	w->fields = NULL, w->nfields = w->afields = w->nbits = 0;
 	w->kdoc = NULL, w->kdoc_len = 0;
