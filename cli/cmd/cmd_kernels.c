@@ -29,6 +29,8 @@ static void list_one(struct out *o, const struct kimage *k)
 
 static int fetch(struct session *s, struct kimages *ks, int argc, char **argv)
 {
+	if (s->checking) /* it downloads into the cache, a solution's effect on the checker's machine */
+		return err("kernels fetch: a solution checked by 'lesson --check' writes no files");
 	int r = 0;
 	struct kimage *want[32];
 	size_t n = 0;
@@ -97,7 +99,7 @@ static int kernels_run(struct session *s, int argc, char **argv)
 int cmd_kernels(struct session *s, int argc, char **argv)
 {
 	static const struct verb verbs[] = {
-		{ "fetch", kernels_run, 0 },
+		{ "fetch", kernels_run, CMD_EFFECTS }, /* downloads and writes the cache */
 		{ NULL, NULL, 0 },
 	};
 	return argc > 1 ? cmd_select(s, verbs, "verb", argc, argv) : kernels_run(s, argc, argv);

@@ -385,6 +385,8 @@ int cmd_select(struct session *s, const struct verb *verbs, const char *noun, in
 		v = other_words(verbs);
 	if (!v->fn)
 		return cmd_unknown_verb(s, verbs, noun, argv[1]);
+	if ((v->flags & CMD_EFFECTS) && s->no_effects) /* a command's other verbs may have none */
+		return err("'%s %s' is disabled in this session", s->running->name, argv[1]);
 	if ((v->flags & CMD_BUFFER) && !s->cur)
 		return err("no current buffer; make one with 'new STRUCT'");
 	return v->fn(s, argc, argv);

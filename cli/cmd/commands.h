@@ -58,8 +58,9 @@ int command_usage(const struct command *c);
 /* The same for the running command (its row is the session's while its handler runs). */
 int cmd_usage(const struct session *s);
 /* A verb of a command ('expect ok', 'target sim'), as bpftool's cmd_select: its word, its
- * handler (given the command's own argc and argv, the verb at argv[1]) and CMD_BUFFER when
- * it needs a current buffer. A table ends with a NULL name; that row's handler, if any,
+ * handler (given the command's own argc and argv, the verb at argv[1]), CMD_BUFFER when
+ * it needs a current buffer and CMD_EFFECTS when it has effects the command's other verbs
+ * lack ('kernels fetch', not 'kernels'). A table ends with a NULL name; that row's handler, if any,
  * takes any other word (a lesson's number, a transcript's file). */
 struct verb {
 	const char *name;

@@ -252,6 +252,11 @@ attempt "a lesson solution writes no files"
 printf 'transcript sol.md\nnew open_how\n' >sol.xsc
 "$XSC" $D lesson 1 --check sol.xsc >/dev/null 2>err
 grep -q "writes no files" err && [ ! -e sol.md ] || fail "the solution wrote sol.md"
+attempt "a lesson solution fetches no kernel into the cache"
+printf 'kernels fetch 5.10\nnew open_how\n' >sol.xsc
+XDG_CACHE_HOME=$PWD/kc timeout 60 "$XSC" $D lesson 1 --check sol.xsc >/dev/null 2>err
+grep -q "kernels fetch: a solution checked by 'lesson --check' writes no files" err && [ ! -e kc/xsc/kernels ] ||
+	fail "the solution fetched"
 attempt "--unsafe on the user's command line lets a script write elsewhere"
 echo "transcript $w/outside/u.md" >s.xsc
 "$XSC" $D --unsafe s.xsc >/dev/null 2>err && [ -s outside/u.md ] || fail "refused"
