@@ -64,6 +64,18 @@ static const char *skip_value(const char *p, const char *end, int depth)
 	return p;
 }
 
+/* Past a value and the comma after it, to the next member or element; NULL when the value
+ * is malformed or is the last one (the step looked for is not there). */
+static const char *skip_member(const char *p, const char *end)
+{
+	if (!(p = skip_value(p, end, 0)))
+		return NULL;
+	p = skip_ws(p, end);
+	if (p >= end || *p != ',')
+		return NULL;
+	return skip_ws(p + 1, end);
+}
+
 /* Position of the value at path in text (best effort: the deepest step found); with
  * at_key, of the last step's key instead of its value. */
 static const char *locate(const char *text, size_t len, const struct step *path, int depth, bool at_key)
@@ -89,25 +101,16 @@ static const char *locate(const char *text, size_t len, const struct step *path,
 						return k;
 					break;
 				}
-				if (!(p = skip_value(p, end, 0)))
+				if (!(p = skip_member(p, end)))
 					return here;
-				p = skip_ws(p, end);
-				if (p >= end || *p != ',')
-					return here;
-				p = skip_ws(p + 1, end);
 			}
 		} else {
 			if (p >= end || *p != '[')
 				return here;
 			p = skip_ws(p + 1, end);
-			for (size_t j = 0; j < path[i].idx; j++) {
-				if (!(p = skip_value(p, end, 0)))
+			for (size_t j = 0; j < path[i].idx; j++)
+				if (!(p = skip_member(p, end)))
 					return here;
-				p = skip_ws(p, end);
-				if (p >= end || *p != ',')
-					return here;
-				p = skip_ws(p + 1, end);
-			}
 		}
 	}
 	return p ? p : text;
