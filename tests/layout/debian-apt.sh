@@ -23,6 +23,11 @@ deb [signed-by=$k] $MIRROR trixie-backports main
 EOF
 	say "apt-get update (private state in $APT)"
 	apt_private update >"$APT/update.log" 2>&1 || { cat "$APT/update.log"; exit 1; }
+	# apt-get update exits 0 when no mirror answers: without a package list nothing can be fetched
+	ls "$APT/lists" | grep -q '_Packages' || {
+		say "apt-get update fetched no package list (no network?): $(grep -m1 '^[EW]:' "$APT/update.log")"
+		exit 1
+	}
 	: >"$APT/updated"
 }
 

@@ -6,13 +6,17 @@
 #
 #   sh tests/layout/headers-ref.sh XSC OUT [VERSION...]     (default: 6.1 6.12 previous newest)
 #
-# Per version OUT/V/ holds usr/include (the installed headers), import/*.json (one per catalogue
-# header) and source (the package and its version). A version whose import/ is there is skipped.
+# The installed headers depend on the kernel release only, so they are kept once per machine in
+# CACHE/V (HEADERS_CACHE, default $XDG_CACHE_HOME/xsc/headers, like 'kernels fetch'): usr/include
+# and source (the package and its version), written whole or not at all. The imports depend on
+# this xsc and the catalogue's list of headers, so they are redone per build: OUT/V/import/*.json,
+# with OUT/V/usr pointing at the cache and OUT/V/headers the list they were made for.
 # Sources: an already extracted tree named by KSRC_DIR (a directory holding linux-source-V/ trees)
 # is used as it is; otherwise the package is fetched with apt-get download through a private apt
 # state directory under OUT/apt (bookworm and bookworm-security for 6.1 and 6.12,
-# trixie-backports for the newest two, 7.2 and 7.3 today), so the system's apt configuration is never changed, and only
-# what 'make headers' reads is extracted. Needs the network the first time only.
+# trixie-backports for the newest two, 7.2 and 7.3 today), so the system's apt configuration is
+# never changed, and only what 'make headers' reads is extracted. Needs the network the first
+# time only: offline, "previous" and "newest" are the two newest releases in the cache.
 set -eu
 XSC=$1 OUT=$2
 shift 2
@@ -22,6 +26,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 XSC=$(cd "$(dirname "$XSC")" && pwd)/$(basename "$XSC")
+CACHE=${HEADERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/xsc/headers}
+mkdir -p "$CACHE"
 
 say() { printf 'headers-ref: %s\n' "$*" >&2; }
 
@@ -75,40 +81,63 @@ print("\n".join(sorted(hs)))
 PY
 }
 
-one() {
+# CACHE/V: 'make headers' of linux-source-V, built in a scratch directory and moved in whole.
+installed() {
 	v=$1
-	dir="$OUT/$v"
-	if [ -d "$dir/import" ]; then
-		say "$v: $dir/import is there"
-		return
-	fi
+	[ -e "$CACHE/$v/source" ] && return
 	src=$(tree_of "$v")
 	full=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$src/Makefile" | paste -sd.)
 	say "$v: make headers from $src ($full)"
-	mkdir -p "$dir/obj"
-	make -s -C "$src" O="$dir/obj" ARCH=x86 headers >"$dir/headers.log" 2>&1 || { cat "$dir/headers.log"; exit 1; }
-	rm -rf "$dir/usr"
-	mv "$dir/obj/usr" "$dir/usr"
-	rm -rf "$dir/obj"
-	find "$dir/usr" -name '.*.cmd' -delete
+	tmp="$CACHE/.$v.$$"
+	rm -rf "$tmp"
+	mkdir -p "$tmp/obj"
+	make -s -C "$src" O="$tmp/obj" ARCH=x86 headers >"$tmp/headers.log" 2>&1 || { cat "$tmp/headers.log"; rm -rf "$tmp"; exit 1; }
+	mv "$tmp/obj/usr" "$tmp/usr"
+	rm -rf "$tmp/obj"
+	find "$tmp/usr" -name '.*.cmd' -delete
 	deb=$(cat "$src/.debian-version" 2>/dev/null || echo "")
-	printf 'linux-source-%s %s%s\n' "$v" "$full" "${deb:+ (Debian $deb)}" >"$dir/source"
+	printf 'linux-source-%s %s%s\n' "$v" "$full" "${deb:+ (Debian $deb)}" >"$tmp/source"
+	rm -rf "$CACHE/$v"
+	mv "$tmp" "$CACHE/$v"
+	rm -rf "$OUT/src/linux-source-$v"
+}
+
+# OUT/V/import: the catalogue's headers as 'xsc import' reads them; redone when the list changed.
+one() {
+	v=$1
+	installed "$v"
+	dir="$OUT/$v"
+	cat_headers >"$OUT/.headers"
+	if [ -d "$dir/import" ] && cmp -s "$OUT/.headers" "$dir/headers"; then
+		return
+	fi
+	rm -rf "$dir"
 	mkdir -p "$dir/import.tmp"
-	for h in $(cat_headers); do
+	ln -s "$CACHE/$v/usr" "$dir/usr"
+	cp "$CACHE/$v/source" "$dir/source"
+	for h in $(cat "$OUT/.headers"); do
 		[ -e "$dir/usr/include/$h" ] || continue
 		"$XSC" import "$dir/usr/include/$h" --include "$dir/usr/include" --since "$v" \
 			-o "$dir/import.tmp/$(echo "$h" | tr / _).json" 2>>"$dir/import.log" ||
 			{ cat "$dir/import.log"; exit 1; }
 	done
+	mv "$OUT/.headers" "$dir/headers"
 	mv "$dir/import.tmp" "$dir/import"
 	say "$v: $(ls "$dir/import" | wc -l) headers imported ($(cat "$dir/source"))"
+}
+
+# The Nth newest release (1 newest, 2 the one before) Debian offers, or offline the cache holds.
+release() {
+	r=$( (newest "$1") 2>/dev/null) || r=""
+	[ -n "$r" ] || r=$(ls "$CACHE" | grep -E '^[0-9]+\.[0-9]+$' | sort -t. -k1,1n -k2,2n | tail -"$1" | head -1)
+	echo "$r"
 }
 
 # the one before the newest pins a change between 6.18 and the newest to one release or the other
 [ $# -gt 0 ] || set -- 6.1 6.12 previous newest
 for v in "$@"; do
-	[ "$v" = newest ] && v=$(newest 1)
-	[ "$v" = previous ] && v=$(newest 2)
+	[ "$v" = newest ] && v=$(release 1)
+	[ "$v" = previous ] && v=$(release 2)
 	[ -n "$v" ] || { say "no linux-source package found"; exit 1; }
 	one "$v"
 done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The catalogue against the uapi headers of 6.1, 6.12 and the newest releases, from the headers
-# 'make headers-ref' installed and imported (build/headers-ref); skipped when there are none, so
-# the suite never needs the network. tests/layout/compare.py says what is compared.
+# 'make headers-ref' installed and imported (build/headers-ref; make test runs it first, from the
+# machine's cache once fetched); skipped when there are none (no network the first time).
+# tests/layout/compare.py says what is compared.
 set -u
 ref=${HEADERS_REF:-$BUILD/headers-ref}
 case $ref in /*) ;; *) ref=$top/$ref ;; esac
