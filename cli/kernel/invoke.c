@@ -326,13 +326,19 @@ int invoke_rseq_release(void)
  * qemu and xsc, as each wake-up there is two context switches and a flush of qemu's TLB. */
 #define REPORT_ONE_WRITE 2048
 
+/* The report's bytes: the record, the struct, the output argument, the pointed-at buffers. */
+static size_t report_size(const struct call_plan *plan)
+{
+	size_t total = sizeof(struct record) + plan->req.buflen + plan->req.extra_len;
+	for (size_t i = 0; i < plan->req.ncopies; i++)
+		total += plan->req.copy_len[i];
+	return total;
+}
+
 static void send_report(const struct call_plan *plan, int wr, struct record *rec)
 {
 	rec->size_cell = plan->req.size_cell;
-	size_t total = sizeof(*rec) + plan->req.buflen + plan->req.extra_len;
-	for (size_t i = 0; i < plan->req.ncopies; i++)
-		total += plan->req.copy_len[i];
-	if (total <= REPORT_ONE_WRITE) { /* on the child's stack: no heap page to copy */
+	if (report_size(plan) <= REPORT_ONE_WRITE) { /* on the child's stack: no heap page to copy */
 		unsigned char one[REPORT_ONE_WRITE], *p = one;
 		memcpy(p, rec, sizeof(*rec));
 		p += sizeof(*rec);
@@ -542,6 +548,44 @@ void invoke_writeback(const struct call_plan *plan, const struct outcome *out, u
 	}
 }
 
+/* Whether the child's whole report fits in the pipe, so the child can write it and exit while
+ * nobody reads: a write fills the pipe's pages and may start one more. */
+static bool report_fits_pipe(const struct call_plan *plan, int rd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), total = report_size(plan);
+	size_t writes = total <= REPORT_ONE_WRITE ? 1 : 3 + plan->req.ncopies;
+	int cap = fcntl(rd, F_GETPIPE_SZ);
+	return cap > 0 && total / page + writes + 1 <= (size_t)cap / page;
+}
+
+/* Waits for the child to exit before reading its report, when the report fits in the pipe:
+ * the waiting process then wakes once per call, not at the report and again at the exit, and
+ * each wake-up there switches address spaces twice more, which under TCG flushes qemu's TLB
+ * and its translated-code lookup cache. 0: the child exited, or this cannot wait for it
+ * (a kernel before 5.3 has no pidfd_open; a big report), so the report is read as it comes;
+ * -1: the deadline passed, or ^C. */
+static int await_exit(pid_t pid, const struct call_plan *plan, int rd, uint64_t deadline)
+{
+	if (!report_fits_pipe(plan, rd))
+		return 0;
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd < 0)
+		return 0;
+	int r = 0;
+	for (;;) {
+		uint64_t now = now_us();
+		struct pollfd p = { pfd, POLLIN, 0 };
+		int n = now >= deadline ? 0 : sig_poll(&p, 1, (int)((deadline - now + 999) / 1000)); /* ^C: ECANCELED */
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || (n < 0 && errno == ECANCELED))
+			r = -1;
+		break; /* readable: the child is a zombie; an error: read as it comes */
+	}
+	close(pfd);
+	return r;
+}
+
 /* The outcome's buffers before the child reports: the bytes passed, and zeroed room for what
  * it writes back. */
 static void outcome_prepare(struct outcome *out, const struct call_plan *plan)
@@ -669,8 +713,11 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 	close(fds[1]);
 	struct record rec;
 	outcome_prepare(out, plan);
-	int r = read_report(fds[0], plan, out, &rec, t0 + (uint64_t)plan->timeout_ms * 1000);
-	out->elapsed_us = now_us() - t0;
+	uint64_t deadline = t0 + (uint64_t)plan->timeout_ms * 1000;
+	int r = await_exit(pid, plan, fds[0], deadline);
+	if (!r)
+		r = read_report(fds[0], plan, out, &rec, deadline);
+	out->elapsed_us = now_us() - t0; /* the fork to the report, or to the exit when waited for */
 	int status = 0;
 	if (r == -1) /* the deadline passed, or ^C: a SIGKILL below is ours, not the call's */
 		kill(pid, SIGKILL);
