@@ -12,6 +12,8 @@
 #                   kernel's version: agreement per interface, minimised reproducers (issue 24)
 #   make difftest-vm VM_CASES=N  the same in a guest of each of 5.10, 6.1, 6.12, 6.18 and 7.3
 #                   against 'target sim' at that kernel's full version (VM_KERNELS picks)
+#   make bpf-old-vm  bpf's union bpf_attr in Ubuntu's 4.4, 4.15, 5.4, 5.6, 5.8 and 5.13 kernels
+#                   against 'target sim' (images from archive.ubuntu.com, once)
 #   make headers-ref  uapi headers of 6.1, 6.12 and the two newest releases (network, once)
 #   make layout-ref   the catalogue's layouts, versions and flags against them
 #   make census       every kernel site of an extensible interface against the catalogue
@@ -81,7 +83,7 @@ $(BUILD)/cli/headers/header.o: XCFLAGS += -I$(CLANG_INCDIR)
 # a copied GOT page in the child of every call)
 $(BUILD)/cli/kernel/sandbox.o $(BUILD)/cli/kernel/invoke.o $(BUILD)/cli/kernel/probe.o: XCFLAGS += -fno-plt
 
-.PHONY: build-deps static kernels measure all build run test check deps install uninstall clean bench difftest difftest-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
+.PHONY: build-deps static kernels measure all build run test check deps install uninstall clean bench difftest difftest-vm bpf-old-vm stracetest fuzz fuzz-build fuzz-bins core-lib lint dist \
 	headers-ref layout-ref census
 
 # Fuzzing: libFuzzer targets built with clang (make fuzz FUZZ_SECONDS=N), and a replay
@@ -317,6 +319,13 @@ VM_CASES   ?= 1000
 difftest-vm: all
 	@for v in $(VM_KERNELS); do NO_COLOR=1 LC_ALL=C python3 tests/difftest.py --xsc $(BUILD)/xsc --data data \
 		--cases $(VM_CASES) --seed $(SEED) --vm $$v || exit 1; done
+
+# bpf's union size check (E2BIG) and CHECK_ATTR boundaries (EINVAL) before 5.10 in real older
+# kernels: Ubuntu's generic images (downloaded once into xsc's cache, checked by SHA256) boot
+# under qemu with a static /init (tests/oldkernels/bpf-guest.c) against 'target sim' at each.
+bpf-old-vm: all
+	@d=$$(mktemp -d) && top=$(CURDIR) XSC=$$(cd $(BUILD) && pwd)/xsc NO_COLOR=1 LC_ALL=C; export top XSC NO_COLOR LC_ALL; \
+		(cd $$d && sh $(CURDIR)/tests/oldkernels/bpf-union.sh); rc=$$?; rm -rf $$d; exit $$rc
 
 # xsc's call lines against the installed strace's (tests/stracetest.py): the same generator's
 # CASES random calls run live under strace -f -e trace=NAME, default and -v; the identical
