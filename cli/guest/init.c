@@ -238,6 +238,7 @@ static void serve(int fd, const unsigned char *payload, uint32_t len)
 	struct outcome o;
 	struct vw_result r;
 	struct sbuf why = SBUF_INIT, out = SBUF_INIT;
+	struct sandbox left = { NULL, -1 };
 	bool ran = false;
 	outcome_init(&o);
 	memset(&r, 0, sizeof(r));
@@ -246,7 +247,7 @@ static void serve(int fd, const unsigned char *payload, uint32_t len)
 		memset(&a, 0, sizeof(a));
 	} else if (vm_agent_plan(&a, &c, &why) == 0) {
 		bpf_jit_for(a.plan.safety);
-		ran = invoke_run(&a.plan, &o) == 0;
+		ran = invoke_run_leaving(&a.plan, &o, &left) == 0;
 		if (!ran)
 			sbuf_adds(&why, "the agent could not run the call");
 	}
@@ -259,6 +260,9 @@ static void serve(int fd, const unsigned char *payload, uint32_t len)
 	}
 	vw_encode_result(&r, &out);
 	send_frame(fd, VW_RESULT, &out);
+	/* after the answer, so xsc prints it while the directory goes, and before the next
+	 * frame is read, so the next call's child never sees this one's files */
+	sandbox_destroy(&left);
 	sbuf_release(&out);
 	sbuf_release(&why);
 	outcome_release(&o);

@@ -685,10 +685,11 @@ static int prepare_run(const struct call_plan *plan, struct sandbox *box, int *l
 	return 0;
 }
 
-int invoke_run(const struct call_plan *plan, struct outcome *out)
+int invoke_run_leaving(const struct call_plan *plan, struct outcome *out, struct sandbox *left)
 {
 	struct sandbox box = { NULL, -1 };
 	int fds[2] = { -1, -1 }, landlock_abi = 0;
+	*left = box;
 	outcome_init(out);
 	if (plan->req.sc->designed)
 		return err("%s is a designed syscall that no kernel has; 'target sim VERSION' answers it", plan->req.sc->name);
@@ -728,8 +729,16 @@ int invoke_run(const struct call_plan *plan, struct outcome *out)
 		outcome_from_record(out, plan, &rec);
 	else
 		outcome_unreported(out, plan, r, status);
-	sandbox_destroy(&box);
-	if (sig_interrupted()) /* the child is gone and its sandbox removed: no outcome to show */
+	*left = box; /* the child and every process of the call are gone: nothing writes there now */
+	if (sig_interrupted()) /* the child is gone: no outcome to show */
 		outcome_release(out);
 	return sig_interrupted() ? sig_interrupt_err() : 0;
+}
+
+int invoke_run(const struct call_plan *plan, struct outcome *out)
+{
+	struct sandbox left = { NULL, -1 };
+	int r = invoke_run_leaving(plan, out, &left);
+	sandbox_destroy(&left);
+	return r;
 }

@@ -56,6 +56,11 @@ void invoke_plan_release(struct call_plan *plan);
 /* Runs the plan once. Returns 0 with the outcome filled (a syscall error is an outcome,
  * not a failure), or -1 (reported) when xsc itself could not run it. */
 int invoke_run(const struct call_plan *plan, struct outcome *out);
+/* invoke_run, but the sandbox directory the call ran in is left in *left (its dir NULL when
+ * there was none) for the caller to remove with sandbox_destroy before it makes the next
+ * call: the agent of a guest answers xsc first and removes it while xsc prints. */
+struct sandbox;
+int invoke_run_leaving(const struct call_plan *plan, struct outcome *out, struct sandbox *left);
 /* Copies what the kernel left in the struct (out->after) into dst, the session's buffer of
  * len bytes, except the slots where xsc put its own addresses (the stack it supplied for
  * CLONE_VM and its size, the copies "text" and &NAME fields point at) and the kernel left
