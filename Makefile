@@ -269,7 +269,8 @@ run: all
 
 test: all fuzz-build
 	@$(MAKE) --no-print-directory static
-	@$(MAKE) --no-print-directory -s wasm-module >/dev/null 2>&1 || echo "make test: the WebAssembly build failed (make wasm says why); wasm-same.sh will say so"
+	@rm -f $(BUILD)/wasm-failed.log; $(MAKE) --no-print-directory -s wasm-module >$(BUILD)/wasm.log 2>&1 || \
+		{ mv $(BUILD)/wasm.log $(BUILD)/wasm-failed.log; rm -f $(WASM)/xsc.wasm; echo "make test: the WebAssembly build failed ($(BUILD)/wasm-failed.log); wasm-same.sh fails"; }
 	@$(BUILD)/xsc --data data kernels fetch >/dev/null || echo "make test: the kernel images could not be fetched; the VM tests will say so"
 	@$(MAKE) --no-print-directory -s headers-ref >$(BUILD)/headers-ref.log 2>&1 || echo "make test: the uapi headers could not be installed ($(BUILD)/headers-ref.log says why); layout-ref will say so"
 	@BUILD=$(BUILD) sh tests/run.sh
