@@ -290,6 +290,11 @@ def check(data, refdir, V):
             bad("syscall %s is %d in the %s headers, %d in the catalogue" % (sc["name"], hv, V, nr))
         if kv(sc["since"]) > vk:
             bad("syscall %s is dated %s but the %s headers have __NR_%s" % (sc["name"], sc["since"], V, sc["name"]))
+    # an import that lost its headers (a cache entry emptied or cut short) would compare
+    # nothing and pass: every release has the catalogue's structs and the syscall numbers
+    if not nstructs or "__NR_read" not in ref["macros"]:
+        bad("the imported %s headers (%s) hold %d of the catalogue's structs and %s syscall numbers: a broken import compares nothing"
+            % (V, os.path.join(refdir, V, "import"), nstructs, "its" if "__NR_read" in ref["macros"] else "no"))
     src = open(os.path.join(refdir, V, "source")).read().strip() if os.path.exists(os.path.join(refdir, V, "source")) else V
     for p in problems:
         print("layout-ref %s: %s" % (V, p))

@@ -81,10 +81,20 @@ print("\n".join(sorted(hs)))
 PY
 }
 
+# Whether DIR is a whole cache entry: its source line, and the installed headers every release
+# has (a directory emptied or cut short by hand would otherwise compare nothing and pass).
+entry_whole() {
+	[ -s "$1/source" ] && [ -s "$1/usr/include/asm/unistd_64.h" ] && [ -s "$1/usr/include/linux/types.h" ]
+}
+
 # CACHE/V: 'make headers' of linux-source-V, built in a scratch directory and moved in whole.
 installed() {
 	v=$1
-	[ -e "$CACHE/$v/source" ] && return
+	entry_whole "$CACHE/$v" && return
+	if [ -e "$CACHE/$v" ]; then
+		say "$v: $CACHE/$v is not a whole entry (no source, unistd_64.h or types.h): made again"
+		rm -rf "$CACHE/$v"
+	fi
 	src=$(tree_of "$v")
 	full=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$src/Makefile" | paste -sd.)
 	say "$v: make headers from $src ($full)"
@@ -97,8 +107,12 @@ installed() {
 	find "$tmp/usr" -name '.*.cmd' -delete
 	deb=$(cat "$src/.debian-version" 2>/dev/null || echo "")
 	printf 'linux-source-%s %s%s\n' "$v" "$full" "${deb:+ (Debian $deb)}" >"$tmp/source"
-	rm -rf "$CACHE/$v"
-	mv "$tmp" "$CACHE/$v"
+	# a rename, never onto an entry another run put there meanwhile (it may be importing
+	# from it): mv -T fails on a directory that is not empty, and that one is then kept
+	if ! mv -T "$tmp" "$CACHE/$v" 2>/dev/null; then
+		entry_whole "$CACHE/$v" || { say "$v: cannot put the headers in $CACHE/$v"; rm -rf "$tmp"; exit 1; }
+		rm -rf "$tmp"
+	fi
 	rm -rf "$OUT/src/linux-source-$v"
 }
 
