@@ -97,6 +97,11 @@ installed() {
 	fi
 	src=$(tree_of "$v")
 	full=$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' "$src/Makefile" | paste -sd.)
+	# a tree that is another release (a KSRC_DIR entry misnamed) would be kept as V's headers
+	case $full in
+	"$v" | "$v".*) ;;
+	*) say "$src is Linux $full, not $v: its headers are not $v's"; exit 1 ;;
+	esac
 	say "$v: make headers from $src ($full)"
 	tmp="$CACHE/.$v.$$"
 	rm -rf "$tmp"

@@ -2,7 +2,8 @@
 # damaged or raced entry, offline, with a stand-in kernel tree (KSRC_DIR) whose 'make headers'
 # writes a few headers: an entry with its source line but no headers (emptied by hand, a disk
 # that filled) is made again, not imported as nothing; an entry another run put in place while
-# this one built is kept, not removed under that run's imports; and the layout test fails on an
+# this one built is kept, not removed under that run's imports; a tree whose Makefile names
+# another release than its directory is refused; and the layout test fails on an
 # import that holds nothing instead of comparing nothing and passing.
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
@@ -39,6 +40,16 @@ grep -q 'the other run' "$cache/6.1/source" 2>/dev/null ||
 left=$(ls -A "$cache" "$cache/6.1" | grep '^\.' || true)
 [ -z "$left" ] || { echo "FAIL: a scratch directory was left in the cache: $left"; fail=1; }
 
+# a tree that is another release than its name says is refused, and nothing is cached
+mkdir -p ksrc/linux-source-6.12
+sed 's/^SUBLEVEL = 99/SUBLEVEL = 7/' "$tree/Makefile" >ksrc/linux-source-6.12/Makefile
+if HEADERS_CACHE=$cache KSRC_DIR=$PWD/ksrc MIRROR=http://127.0.0.1:9 SECURITY=http://127.0.0.1:9 \
+	sh "$top/tests/layout/headers-ref.sh" "$XSC" out3 6.12 >out3.log 2>&1; then
+	echo "FAIL: a 6.1.7 tree was installed as 6.12's headers:"; sed 's/^/    /' out3.log; fail=1
+elif ! grep -q 'is Linux 6.1.7, not 6.12' out3.log || [ -e "$cache/6.12" ]; then
+	echo "FAIL: the misnamed tree was not refused as such:"; sed 's/^/    /' out3.log; ls -A "$cache" | sed 's/^/    /'; fail=1
+fi
+
 # an import that holds nothing: the layout test must fail and say why
 mkdir -p ref/6.1/import
 echo 'linux-source-6.1 6.1.99' >ref/6.1/source
@@ -47,5 +58,5 @@ if python3 "$top/tests/layout/compare.py" "$top/data" ref >cmp.out 2>&1; then
 elif ! grep -q 'broken import compares nothing' cmp.out; then
 	echo "FAIL: the layout test failed on an empty import without saying why:"; sed 's/^/    /' cmp.out; fail=1
 fi
-[ $fail -eq 0 ] && echo "headers cache: a damaged entry made again, a raced one kept, an empty import refused"
+[ $fail -eq 0 ] && echo "headers cache: a damaged entry made again, a raced one kept, a misnamed tree and an empty import refused"
 exit $fail
