@@ -1,7 +1,8 @@
 /* The /init of an older kernel's guest (tests/oldkernels/bpf-union.sh): runs the bpf calls
  * listed in /cases, one a line "CMD BYTE FD" (bpf command number, the byte of a 168-byte
  * zeroed attr set to 1 or -1 for none, FD 1 to put -1 in the attr's first word, the command's
- * descriptor, so that the command's own first failure is EBADF), and prints "= NAME" (the
+ * descriptor, so that the command's own first failure is EBADF; FD 2 to point the attr's
+ * license, at offset 16 as BPF_PROG_LOAD has it, at the string "GPL"), and prints "= NAME" (the
  * errno's name, or "ok") for each on the serial console, then "END", then powers off.
  * Nothing of xsc runs here: the answers are the kernel's alone. */
 #include <errno.h>
@@ -31,8 +32,14 @@ static void run(FILE *out, int cmd, int byte, int fd)
 	static unsigned char attr[168] __attribute__((aligned(8)));
 
 	memset(attr, 0, sizeof attr);
-	if (fd)
+	static const char license[] = "GPL";
+
+	if (fd == 1)
 		memset(attr, 0xff, 4);
+	if (fd == 2) {
+		unsigned long long p = (unsigned long long)(unsigned long)license;
+		memcpy(attr + 16, &p, sizeof p);
+	}
 	if (byte >= 0 && byte < (int)sizeof attr)
 		attr[byte] = 1;
 	long r = syscall(SYS_bpf, cmd, attr, sizeof attr);
