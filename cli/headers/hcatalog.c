@@ -129,13 +129,18 @@ static void model_struct(struct arena *a, const struct hstruct *hs, const char *
 				.packed = hs->packed, .align = hs->align, .size = hs->size };
 	sbuf_release(&doc);
 	model_fields(a, hs, since, st);
-	st->versions = arena_alloc(a, sizeof(*st->versions) * (hs->nversions + 1));
+	st->versions = arena_alloc(a, sizeof(*st->versions) * (hs->nversions + 2));
 	/* a macro past 32 bits stays out of range for the loader to refuse: cut to 32 bits,
 	 * 4294967304 was a valid size 8 */
 	for (size_t k = 0; k < hs->nversions; k++)
 		st->versions[st->nversions++] = (struct sversion){
 			.name = hs->versions[k].name, .since = since,
 			.size = hs->versions[k].size > UINT_MAX ? UINT_MAX : (unsigned)hs->versions[k].size };
+	/* a struct that grew before its header named the new size (pidfd_info in 6.16 and 6.17,
+	 * 72 bytes with only PIDFD_INFO_SIZE_VER0 64, until upstream 4061c43a9977): its size is a
+	 * version without a name, so the fields past the last macro still belong to one */
+	if (st->nversions && st->versions[st->nversions - 1].size < hs->size && hs->size <= UINT_MAX)
+		st->versions[st->nversions++] = (struct sversion){ .since = since, .size = (unsigned)hs->size };
 }
 
 /* A macro group as a flag set: a bit set's value that is not one bit is a mask. */
