@@ -56,5 +56,22 @@ cases | while IFS='	' read -r v s want; do
 	got=$(sed -n 's/^bpf(.*) = -1 \(E[A-Z0-9]*\) .*/\1/p; s/^bpf(.*) = [0-9][0-9]*\( .*\)\{0,1\}$/ok/p' case.out)
 	[ "$got" = "$want" ] || { echo "FAIL: target sim $v, $s: $got, not $want"; sed 's/^/    /' case.out | head -8; }
 done >fails
+# the running kernel: an all-zero attr through the bpf entry (--unsafe: no program can load
+# without instructions) must give the simulator's answer at this version, or one it lists
+# as possible (EPERM for a caller without CAP_BPF where unprivileged bpf is disabled)
+v=$(uname -r | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+printf 'new bpf\nsize 168\ncall --unsafe bpf cmd=BPF_PROG_LOAD\n' >live.xsc
+printf 'target sim %s\nnew BPF_PROG_LOAD\nsize 168\ncall BPF_PROG_LOAD\n' "$v" >sim.xsc
+"$XSC" --data "$top/data" live.xsc >live.out 2>&1
+"$XSC" --data "$top/data" sim.xsc >sim.out 2>&1
+live=$(sed -n 's/^bpf(.*) = -1 \(E[A-Z0-9]*\) .*/\1/p; s/^bpf(.*) = [0-9][0-9]*\( .*\)\{0,1\}$/ok/p' live.out)
+sim=$(sed -n 's/^bpf(.*) = -1 \(E[A-Z0-9]*\) .*/\1/p; s/^bpf(.*) = [0-9][0-9]*\( .*\)\{0,1\}$/ok/p' sim.out)
+possible=$(sed -n 's/^bpf(.*(simulated; \([A-Z0-9/]*\) \(is\|are\) possible.*/\1/p' sim.out | tr '/' ' ')
+[ -n "$live" ] || live="no answer"
+case " $sim $possible " in
+*" $live "*) ;;
+*) echo "FAIL: the running $v kernel answers $live to an all-zero BPF_PROG_LOAD, the simulator $sim${possible:+ (possible: $possible)}"
+	sed 's/^/    /' live.out | head -4; echo fail >>fails ;;
+esac
 [ -s fails ] && { cat fails; exit 1; }
-echo "bpf-prog-load-early: $(cases | wc -l) cases agree"
+echo "bpf-prog-load-early: $(cases | wc -l) cases agree, and the running $v kernel's all-zero BPF_PROG_LOAD ($live) with target sim $v"
