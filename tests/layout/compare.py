@@ -119,10 +119,18 @@ def missing_flags(cat, ref, V, bad):
 
 
 def load_ref(dirname):
-    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None, "groups": [], "dir": dirname}
+    ref = {"structs": {}, "macros": {}, "versions": {}, "full": None, "groups": [], "dir": dirname, "unsourced": None}
     src = os.path.join(dirname, "source")
     if os.path.exists(src):  # "linux-source-6.1 6.1.192 (Debian 6.1.192-3)"
-        ref["full"] = kv(open(src).read().split()[1])
+        # the full version decides which backported facts apply: one that is not V's (a
+        # damaged cache entry) would hold the catalogue to the wrong release
+        V = os.path.basename(os.path.normpath(dirname))
+        line = open(src, errors="replace").read().strip()
+        m = re.fullmatch(r"linux-source-(\S+) (\d+\.\d+(?:\.\d+)?)(?: .*)?", line, re.S)
+        if m and m.group(1) == V and (m.group(2) == V or m.group(2).startswith(V + ".")):
+            ref["full"] = kv(m.group(2))
+        else:
+            ref["unsourced"] = "%s does not say which %s it is ('linux-source-%s %s.N ...'): %r" % (src, V, V, V, line[:80])
     imp = os.path.join(dirname, "import")
     for fn in sorted(os.listdir(imp)):
         d = json.load(open(os.path.join(imp, fn)))
@@ -256,6 +264,8 @@ def check(data, refdir, V):
     problems = []
     bad = problems.append
     nstructs = nflags = ncalls = 0
+    if ref["unsourced"]:
+        bad(ref["unsourced"])
     for cs in cat["structs"].values():
         hs = ref["structs"].get(cs["name"])
         if hs:

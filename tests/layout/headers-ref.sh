@@ -81,10 +81,12 @@ print("\n".join(sorted(hs)))
 PY
 }
 
-# Whether DIR is a whole cache entry: its source line, and the installed headers every release
+# Whether DIR is a whole cache entry: its source line naming V, and the installed headers every release
 # has (a directory emptied or cut short by hand would otherwise compare nothing and pass).
 entry_whole() {
-	[ -s "$1/source" ] && [ -s "$1/usr/include/asm/unistd_64.h" ] && [ -s "$1/usr/include/linux/types.h" ]
+	v1=$(basename "$1")
+	head -1 "$1/source" 2>/dev/null | grep -qE "^linux-source-$v1 $v1(\.[0-9]+)?( |\$)" &&
+		[ -s "$1/usr/include/asm/unistd_64.h" ] && [ -s "$1/usr/include/linux/types.h" ]
 }
 
 # CACHE/V: 'make headers' of linux-source-V, built in a scratch directory and moved in whole.
@@ -92,7 +94,7 @@ installed() {
 	v=$1
 	entry_whole "$CACHE/$v" && return
 	if [ -e "$CACHE/$v" ]; then
-		say "$v: $CACHE/$v is not a whole entry (no source, unistd_64.h or types.h): made again"
+		say "$v: $CACHE/$v is not a whole entry (no source line naming $v, unistd_64.h or types.h): made again"
 		rm -rf "$CACHE/$v"
 	fi
 	src=$(tree_of "$v")

@@ -3,7 +3,8 @@
 # writes a few headers: an entry with its source line but no headers (emptied by hand, a disk
 # that filled) is made again, not imported as nothing; an entry another run put in place while
 # this one built is kept, not removed under that run's imports; a tree whose Makefile names
-# another release than its directory is refused; and the layout test fails on an
+# another release than its directory is refused, as is an entry or import whose source line is
+# not V's (its full version decides which backports apply); and the layout test fails on an
 # import that holds nothing instead of comparing nothing and passing.
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 is missing"; exit 77; }
@@ -50,6 +51,13 @@ elif ! grep -q 'is Linux 6.1.7, not 6.12' out3.log || [ -e "$cache/6.12" ]; then
 	echo "FAIL: the misnamed tree was not refused as such:"; sed 's/^/    /' out3.log; ls -A "$cache" | sed 's/^/    /'; fail=1
 fi
 
+# an entry whose source line is another release's (hand-edited, garbage) is made again too:
+# the layout test takes the full version from it
+echo 'linux-source-6.1 9.9.9' >"$cache/6.1/source"
+run out4 || { echo "FAIL: headers-ref.sh failed:"; sed 's/^/    /' out4.log; fail=1; }
+grep -q '^linux-source-6.1 6.1.99$' "$cache/6.1/source" ||
+	{ echo "FAIL: an entry whose source line says 9.9.9 was used as 6.1's: $(cat "$cache/6.1/source")"; fail=1; }
+
 # an import that holds nothing: the layout test must fail and say why
 mkdir -p ref/6.1/import
 echo 'linux-source-6.1 6.1.99' >ref/6.1/source
@@ -58,5 +66,12 @@ if python3 "$top/tests/layout/compare.py" "$top/data" ref >cmp.out 2>&1; then
 elif ! grep -q 'broken import compares nothing' cmp.out; then
 	echo "FAIL: the layout test failed on an empty import without saying why:"; sed 's/^/    /' cmp.out; fail=1
 fi
-[ $fail -eq 0 ] && echo "headers cache: a damaged entry made again, a raced one kept, a misnamed tree and an empty import refused"
+# an import whose source line is garbage: the layout test says so instead of a traceback
+rm -rf ref && mkdir -p ref && cp -r out4/6.1 ref/6.1 && rm -f ref/6.1/usr && echo garbage >ref/6.1/source
+if python3 "$top/tests/layout/compare.py" "$top/data" ref >cmp2.out 2>&1; then
+	echo "FAIL: the layout test passed on a garbage source line:"; sed 's/^/    /' cmp2.out; fail=1
+elif ! grep -q "does not say which 6.1 it is" cmp2.out; then
+	echo "FAIL: a garbage source line was not reported as such:"; sed 's/^/    /' cmp2.out | tail -5; fail=1
+fi
+[ $fail -eq 0 ] && echo "headers cache: a damaged entry made again, a raced one kept, a misnamed tree, a garbage source line and an empty import refused"
 exit $fail
