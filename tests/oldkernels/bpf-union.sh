@@ -1,11 +1,11 @@
-# bpf's union bpf_attr before 5.10 held to real older kernels: Ubuntu's generic kernel images
-# of 4.4, 4.15, 5.4, 5.6 (oem), 5.8 and 5.13 (downloaded once from archive.ubuntu.com into
+# bpf's union bpf_attr before 5.10 held to real older kernels: Ubuntu's kernel images of 4.4,
+# 4.11 (azure), 4.15, 5.4, 5.6 (oem), 5.8 and 5.13 (downloaded once from archive.ubuntu.com into
 # xsc's cache, each checked against the SHA256 its suite's Packages file gives) boot under
 # qemu with tests/oldkernels/bpf-guest.c as /init, which calls bpf with one nonzero byte of a
 # 168-byte attr; 'target sim' at that version must answer the same where the kernel says E2BIG
 # (past that release's union) or EINVAL (after the command's last field, CHECK_ATTR), and must
 # say neither where the kernel gives another answer (the byte before the boundary).
-# Not part of make test (about 60 MB once, then six boots of 2-6 s): make bpf-old-vm.
+# Not part of make test (about 78 MB once, then seven boots of 2-6 s): make bpf-old-vm.
 # Run from an empty directory with top, XSC (and XDG_CACHE_HOME) set, as make does.
 set -u
 . "$top/tests/lib.sh"
@@ -16,10 +16,12 @@ need cpio "cpio is missing"
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/xsc/ubuntu-kernels
 mkdir -p "$cache" || exit 1
 pool=http://archive.ubuntu.com/ubuntu/pool/main/l
-# VERSION  POOL-PATH  SHA256 (from the Packages file of xenial, bionic, focal and focal-updates)
+# VERSION  POOL-PATH  SHA256 (from the Packages file of xenial, xenial-updates, bionic, focal and
+# focal-updates; 4.11 is the azure flavour, the only 4.5-4.14 kernel xenial-updates has)
 images() {
 	cat <<'LIST'
 4.4 linux/linux-image-4.4.0-21-generic_4.4.0-21.37_amd64.deb be0b48760d001839a8625e8de33011700a495255e3b258511ec4ffdab43c06ff
+4.11 linux-azure/linux-image-4.11.0-1009-azure_4.11.0-1009.9_amd64.deb a000e45b13c20e983a78d9cca18e343f60665d93a53d4a215f310b2340545469
 4.15 linux-signed/linux-image-4.15.0-20-generic_4.15.0-20.21_amd64.deb b92991dc7c21f0212978f17e043d32a7551fc12dd1d9365434f803a25cd1adf8
 5.4 linux-signed/linux-image-5.4.0-26-generic_5.4.0-26.30_amd64.deb 5f619f3d9123f40603a164c6358fdcb1485b742c9bf497099bcc642076e0e782
 5.6 linux-signed-oem-5.6/linux-image-5.6.0-1008-oem_5.6.0-1008.8_amd64.deb 08a3d4ea83c478c39e5bc1c2d1b9ea6c189b3339a3522102269054f80a0d9f67
@@ -31,7 +33,7 @@ LIST
 # cmd=COMMAND); FD 1 puts -1 in the attr's first word, FD 2 a license "GPL" at offset 16
 # (BPF_PROG_LOAD's); BYTE -1 sets no byte: BPF_PROG_LOAD's early checks with no instructions,
 # whose answer must be the kernel's exactly (EFAULT from the NULL license's copy, E2BIG for
-# insn_cnt 0 once a license is there: 4.15 on; 4.4 has no zero test and goes on to the
+# insn_cnt 0 once a license is there: 4.11 on; 4.4 has no zero test and goes on to the
 # verifier)
 cases() {
 	cat <<'LIST'
@@ -43,6 +45,8 @@ cases() {
 4.4 bpf:BPF_MAP_LOOKUP_ELEM 1 23 1
 4.4 bpf:BPF_MAP_LOOKUP_ELEM 1 24 1
 4.4 bpf:BPF_MAP_LOOKUP_ELEM 1 48 1
+4.11 BPF_PROG_LOAD 5 -1 0
+4.11 BPF_PROG_LOAD 5 -1 2
 4.15 BPF_PROG_LOAD 5 -1 0
 4.15 BPF_PROG_LOAD 5 -1 2
 4.15 BPF_PROG_LOAD 5 67 0
@@ -140,5 +144,5 @@ for v in $(images | awk '{ print $1 }'); do
 	total=$((total + n))
 	echo "$v: $n calls, $(paste -d= names kernel.answers | tr '\n' ' ')"
 done
-[ $fail -eq 0 ] && echo "bpf-union: $total calls in six older kernels, the simulator agrees with each"
+[ $fail -eq 0 ] && echo "bpf-union: $total calls in seven older kernels, the simulator agrees with each"
 exit $fail

@@ -1,7 +1,7 @@
 # BPF_PROG_LOAD's early checks per release, simulated, and the record sizes behind them:
 # with no instructions and a NULL license a kernel before 6.5 faults copying the license
 # (EFAULT) and 6.5 on answers E2BIG for insn_cnt 0 (the license is copied after the
-# instructions since commit 7f6719f7a866); 4.15 to 6.4 answer E2BIG once a license is there,
+# instructions since commit 7f6719f7a866); 4.11 to 6.4 answer E2BIG once a license is there,
 # 4.4 has no zero test and reaches find_prog_type (EINVAL for type 0). With a socket filter of
 # one instruction and a license the verifier's record sizes answer (EINVAL below the kernel's
 # record, from 5.0; a longer record's tail is in memory the simulator does not read, so that
@@ -15,6 +15,7 @@ cases() {
 4.4	license	EINVAL
 4.15	-	EFAULT
 4.15	license	E2BIG
+4.11	license	E2BIG
 5.4	-	EFAULT
 6.1	-	EFAULT
 6.1	license	E2BIG
