@@ -10,8 +10,9 @@ set -eu
 need node "node is missing (make deps installs it)"
 wasm=${XSC_WASM:-$top/build/wasm/xsc.wasm}
 # make test builds the module first: a build that failed is a failure, not a missing toolchain
+# (unless a later make wasm built it)
 failed=${BUILD:-$top/build}/wasm-failed.log
-[ -n "${XSC_WASM:-}" ] || [ ! -f "$failed" ] ||
+[ -n "${XSC_WASM:-}" ] || [ ! -f "$failed" ] || [ "$wasm" -nt "$failed" ] ||
 	{ echo "FAIL: the WebAssembly build failed: $(grep -m1 -E 'error|Error' "$failed" || tail -1 "$failed")"; exit 1; }
 [ -f "$wasm" ] || { echo "no $wasm (make wasm builds it; make wasm-deps installs its toolchain)"; exit 77; }
 size=$(gzip -9c "$wasm" | wc -c)
