@@ -13,7 +13,7 @@
 
 #define VW_MAGIC 0x31435358u /* "XSC1" */
 #define VW_HEADER 12         /* magic, type, length: u32 each */
-#define VW_MAX (1u << 20)    /* the largest payload either end accepts */
+#define VW_MAX (4u << 20)    /* the largest payload either end accepts: PROBE carries the whole catalogue, past 1 MiB since its sources */
 #define VW_MAX_BYTES (256u << 10) /* the largest buffer in a payload */
 #define VW_MAX_SLOTS 16
 
