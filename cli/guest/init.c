@@ -333,8 +333,10 @@ static void text_into_forks(void)
 		volatile unsigned char *p = (volatile unsigned char *)lo;
 		if (mprotect((void *)lo, hi - lo, prot | PROT_WRITE) < 0)
 			continue;
-		p[0] = p[0];
-		mprotect((void *)lo, hi - lo, prot);
+		unsigned char first = p[0];
+		p[0] = first;
+		if (mprotect((void *)lo, hi - lo, prot) < 0)
+			power_off(); /* never serve a call with the agent's code writable */
 		for (unsigned long a = lo; a < hi; a += (unsigned long)page)
 			(void)*(volatile unsigned char *)a;
 	}
