@@ -949,69 +949,75 @@ static void census_summary(struct sbuf *sb, const struct docgen_input *in, const
 				       : "every site is a catalogued interface or excluded with its reason.\n\n");
 }
 
-/* Facts about kernels 5.0 and later with neither a source of their own nor an unverified mark:
- * their header, held to the uapi headers by the layout test, bounds their since from above only. */
-static size_t census_unsourced(const struct catalog *cat)
+/* One dated fact of the catalogue: a struct's field or size version, or a flag set's flag. */
+struct dated_fact {
+	const char *kind, *owner, *name;
+	uint32_t since;
+	const struct provenance *prov;
+};
+
+/* Calls fn for every field, size version and flag, the one walk the census counts over. */
+static void each_dated_fact(const struct catalog *cat, void (*fn)(const struct dated_fact *, void *), void *ctx)
 {
-	size_t n = 0;
-#define UNSOURCED(prov, since) (n += !(prov).source && !(prov).unverified && (since) >= KVER(5, 0, 0))
 	for (size_t i = 0; i < cat->nstructs; i++) {
 		const struct cstruct *st = &cat->structs[i];
 		for (size_t k = 0; k < st->nfields; k++)
-			UNSOURCED(st->fields[k].prov, st->fields[k].since);
-		for (size_t k = 0; k < st->nversions; k++)
-			UNSOURCED(st->versions[k].prov, st->versions[k].since);
+			fn(&(struct dated_fact){ "field", st->name, st->fields[k].name, st->fields[k].since,
+						 &st->fields[k].prov }, ctx);
+		for (size_t k = 0; k < st->nversions; k++) {
+			char size[32];
+			snprintf(size, sizeof(size), "%u bytes", st->versions[k].size);
+			fn(&(struct dated_fact){ "size version", st->name, st->versions[k].name ? st->versions[k].name : size,
+						 st->versions[k].since, &st->versions[k].prov }, ctx);
+		}
 	}
-	for (size_t i = 0; i < cat->nflagsets; i++)
-		for (size_t k = 0; k < cat->flagsets[i].nflags; k++)
-			UNSOURCED(cat->flagsets[i].flags[k].prov, cat->flagsets[i].flags[k].since);
-#undef UNSOURCED
-	return n;
+	for (size_t i = 0; i < cat->nflagsets; i++) {
+		const struct flagset *fs = &cat->flagsets[i];
+		for (size_t k = 0; k < fs->nflags; k++)
+			fn(&(struct dated_fact){ "flag", fs->name, fs->flags[k].name, fs->flags[k].since, &fs->flags[k].prov },
+			   ctx);
+	}
+}
+
+/* The unverified facts as table rows, counted by whether they are about 5.0 or later, and the
+ * facts about 5.0 and later with neither a source of their own nor an unverified mark (their
+ * header, held to the uapi headers by the layout test, bounds their since from above only). */
+struct fact_counts {
+	struct sbuf list;
+	size_t recent, older, unsourced;
+};
+
+static void count_fact(const struct dated_fact *f, void *ctx)
+{
+	struct fact_counts *c = ctx;
+	bool recent = f->since >= KVER(5, 0, 0);
+	char b[16];
+	if (!f->prov->unverified) {
+		c->unsourced += recent && !f->prov->source;
+		return;
+	}
+	recent ? c->recent++ : c->older++;
+	sbuf_addf(&c->list, "| %s | ", f->kind);
+	md_code(&c->list, f->owner, true);
+	sbuf_adds(&c->list, " | ");
+	md_code(&c->list, f->name, true);
+	sbuf_addf(&c->list, " | %s |\n", kv(f->since, b));
 }
 
 /* The facts no source confirms, by whether they are about a kernel of 5.0 or later. */
 static void census_unverified(struct sbuf *sb, const struct catalog *cat)
 {
-	struct sbuf list = SBUF_INIT;
-	size_t recent = 0, older = 0;
-	char b[16];
-#define UNVERIFIED(kind, owner, name, since)                                                          \
-	do {                                                                                          \
-		(since) >= KVER(5, 0, 0) ? recent++ : older++;                                          \
-		sbuf_addf(&list, "| %s | ", kind);                                                       \
-		md_code(&list, owner, true);                                                             \
-		sbuf_adds(&list, " | ");                                                                 \
-		md_code(&list, name, true);                                                              \
-		sbuf_addf(&list, " | %s |\n", kv(since, b));                                            \
-	} while (0)
-	for (size_t i = 0; i < cat->nstructs; i++) {
-		const struct cstruct *st = &cat->structs[i];
-		for (size_t k = 0; k < st->nfields; k++)
-			if (st->fields[k].prov.unverified)
-				UNVERIFIED("field", st->name, st->fields[k].name, st->fields[k].since);
-		for (size_t k = 0; k < st->nversions; k++)
-			if (st->versions[k].prov.unverified) {
-				char size[32];
-				snprintf(size, sizeof(size), "%u bytes", st->versions[k].size);
-				UNVERIFIED("size version", st->name, st->versions[k].name ? st->versions[k].name : size,
-					   st->versions[k].since);
-			}
-	}
-	for (size_t i = 0; i < cat->nflagsets; i++)
-		for (size_t k = 0; k < cat->flagsets[i].nflags; k++)
-			if (cat->flagsets[i].flags[k].prov.unverified)
-				UNVERIFIED("flag", cat->flagsets[i].name, cat->flagsets[i].flags[k].name,
-					   cat->flagsets[i].flags[k].since);
-#undef UNVERIFIED
+	struct fact_counts c = { SBUF_INIT, 0, 0, 0 };
+	each_dated_fact(cat, count_fact, &c);
 	sbuf_addf(sb, "## Unverified facts\n\nFacts of the catalogue (fields, size versions, flags) whose \"since\" no "
 		      "source confirms yet, marked `unverified` in data and shown with an *unverified* badge: "
 		      "**%zu** about kernels 5.0 and later, **%zu** older. **%zu** about kernels 5.0 and later have "
 		      "no source of their own and no unverified mark (their header, held to the uapi headers of "
 		      "a few releases by the layout test, bounds their since from above only).\n\n",
-		  recent, older, census_unsourced(cat));
-	if (list.len)
-		sbuf_addf(sb, "| fact | of | name | since |\n|---|---|---|---|\n%s\n", list.buf);
-	sbuf_release(&list);
+		  c.recent, c.older, c.unsourced);
+	if (c.list.len)
+		sbuf_addf(sb, "| fact | of | name | since |\n|---|---|---|---|\n%s\n", c.list.buf);
+	sbuf_release(&c.list);
 }
 
 static void census_page(const struct docgen_input *in, struct doc_set *set)
