@@ -313,35 +313,27 @@ def check(data, refdir, V):
     return len(problems)
 
 
-def unverified(data):
-    """(name, about a kernel >= 5.0) of every flag, field and version marked "unverified" """
+def dated_facts(data):
+    """(name, entry) of every field, size version and flag of the catalogue"""
     cat = load_catalogue(data)
-    out = []
     for cs in cat["structs"].values():
         for e in cs["fields"] + cs.get("versions", []):
-            if e.get("unverified"):
-                out.append(("%s.%s" % (cs["name"], e.get("name", e.get("size"))), kv(e["since"]) >= (5, 0, 0)))
+            yield "%s.%s" % (cs["name"], e.get("name", e.get("size"))), e
     for fs in cat["flagsets"].values():
         for e in fs["flags"]:
-            if e.get("unverified"):
-                out.append((e["name"], kv(e["since"]) >= (5, 0, 0)))
-    return out
+            yield e["name"], e
+
+
+def unverified(data):
+    """(name, about a kernel >= 5.0) of every flag, field and version marked "unverified" """
+    return [(n, kv(e["since"]) >= (5, 0, 0)) for n, e in dated_facts(data) if e.get("unverified")]
 
 
 def unsourced(data):
     """names of the flags, fields and versions about kernels >= 5.0 with neither a "source" of their
     own nor an "unverified" mark: the layout test bounds their since from above, it does not pin it"""
-    cat = load_catalogue(data)
-    out = []
-    for cs in cat["structs"].values():
-        for e in cs["fields"] + cs.get("versions", []):
-            if "source" not in e and not e.get("unverified") and kv(e["since"]) >= (5, 0, 0):
-                out.append("%s.%s" % (cs["name"], e.get("name", e.get("size"))))
-    for fs in cat["flagsets"].values():
-        for e in fs["flags"]:
-            if "source" not in e and not e.get("unverified") and kv(e["since"]) >= (5, 0, 0):
-                out.append(e["name"])
-    return out
+    return [n for n, e in dated_facts(data)
+            if "source" not in e and not e.get("unverified") and kv(e["since"]) >= (5, 0, 0)]
 
 
 def main():
